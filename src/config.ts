@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Every setting Fieldhouse reads, typed and validated once at start. */
+export type Config = {
+  host: string;
+  port: number;
+  databaseUrl: string | null;
+  dataDir: string;
+  adminToken: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  asyncJobs: boolean;
+  dbPoolSize: number;
+};
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer between ${min} and ${max} (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false (got "${raw}")`);
+}
+
+function databaseUrl(env: Env): string | null {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'is not a valid URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', 'must start with postgres:// or postgresql://');
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  }
+  const adminToken = env.FIELDHOUSE_ADMIN_TOKEN || null;
+  if (adminToken !== null && !TOKEN_PATTERN.test(adminToken)) {
+    throw new ConfigError(
+      'FIELDHOUSE_ADMIN_TOKEN',
+      'must be 16 to 128 characters of letters, digits, "-" or "_"',
+    );
+  }
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    databaseUrl: databaseUrl(env),
+    dataDir: resolve(env.FIELDHOUSE_DATA_DIR || './data'),
+    adminToken,
+    logLevel: logLevel as Config['logLevel'],
+    asyncJobs: boolean(env, 'FIELDHOUSE_ASYNC_JOBS', false),
+    dbPoolSize: integer(env, 'FIELDHOUSE_DB_POOL_SIZE', 10, 1, 1000),
+  };
+}
+
+/** Reads `.env` from the working directory into process.env, without overriding set values. */
+export function loadDotEnv(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}

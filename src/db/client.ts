@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config.ts';
+import { openEmbedded } from './embedded.ts';
+import { acquireLockFile } from './lock-file.ts';
+import type { Database } from './schema.ts';
+
+export type Db = Kysely<Database>;
+
+export type DatabaseHandle = {
+  db: Db;
+  kind: 'embedded' | 'postgres';
+  /** A connection string other processes can use to LISTEN, or null when embedded. */
+  url: string | null;
+  close(): Promise<void>;
+};
+
+// int8 (bigint ids, counts) arrive as strings; timestamps as Date objects.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
+
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>,
+): Promise<DatabaseHandle> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolSize });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', url: config.databaseUrl, close: () => db.destroy() };
+  }
+  mkdirSync(config.dataDir, { recursive: true });
+  const release = acquireLockFile(join(config.dataDir, 'fieldhouse.lock'));
+  try {
+    const pglite = await openEmbedded(join(config.dataDir, 'pgdata'));
+    // PGlite is one session: a pool of one connection keeps each transaction whole.
+    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return {
+      db,
+      kind: 'embedded',
+      url: null,
+      close: async () => {
+        await db.destroy();
+        await pglite.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}

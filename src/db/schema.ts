@@ -1,0 +1,198 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Row types of every table, as Kysely sees them. Migrations are the source of truth. */
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export type ItemTypeTable = {
+  id: string;
+  name: string;
+  api_key: string;
+  singleton: boolean;
+  sortable: boolean;
+  tree: boolean;
+  modular_block: boolean;
+  draft_mode_active: boolean;
+  draft_saving_active: boolean;
+  all_locales_required: boolean;
+  ordering_direction: 'asc' | 'desc' | null;
+  ordering_meta: string | null;
+  collection_appearance: 'compact' | 'table';
+  hint: string | null;
+  inverse_relationships_enabled: boolean;
+  has_singleton_item: boolean;
+  ordering_field_id: string | null;
+  presentation_title_field_id: string | null;
+  presentation_image_field_id: string | null;
+  title_field_id: string | null;
+  image_preview_field_id: string | null;
+  excerpt_field_id: string | null;
+  workflow_id: string | null;
+  singleton_item_id: string | null;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type FieldTable = {
+  id: string;
+  item_type_id: string;
+  fieldset_id: string | null;
+  label: string;
+  api_key: string;
+  field_type: string;
+  localized: boolean;
+  validators: Json<Record<string, unknown>>;
+  appearance: Json<Record<string, unknown>>;
+  position: number;
+  hint: string | null;
+  default_value: Json<unknown>;
+  deep_filtering_enabled: boolean;
+  content_link_enabled: boolean;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type FieldsetTable = {
+  id: string;
+  item_type_id: string;
+  title: string;
+  hint: string | null;
+  position: number;
+  collapsible: boolean;
+  start_collapsed: boolean;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type MenuItemTable = {
+  id: string;
+  label: string;
+  external_url: string | null;
+  position: number;
+  open_in_new_tab: boolean;
+  item_type_id: string | null;
+  item_type_filter_id: string | null;
+  parent_id: string | null;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type SchemaMenuItemTable = {
+  id: string;
+  label: string | null;
+  position: number;
+  kind: 'item_type' | 'modular_block';
+  item_type_id: string | null;
+  parent_id: string | null;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type WorkflowStage = {
+  id: string;
+  name: string;
+  description?: string | null;
+  initial?: boolean;
+};
+
+export type WorkflowTable = {
+  id: string;
+  name: string;
+  api_key: string;
+  stages: Json<WorkflowStage[]>;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type SiteTable = {
+  id: number;
+  name: string;
+  locales: Json<string[]>;
+  timezone: string;
+  no_index: boolean;
+  favicon: string | null;
+  theme: Json<Record<string, unknown>>;
+  global_seo: Json<Record<string, unknown> | null>;
+  require_2fa: boolean;
+  ip_tracking_enabled: boolean;
+  force_use_of_sandbox_environments: boolean;
+  draft_mode_default: boolean;
+  created_at: Timestamp;
+  last_data_change_at: Timestamp | null;
+};
+
+export type EnvironmentTable = {
+  id: string;
+  is_primary: boolean;
+  created_at: Timestamp;
+  last_data_change_at: Timestamp;
+};
+
+export type RoleTable = {
+  id: Generated<string>;
+  name: string;
+  attributes: Json<Record<string, unknown>>;
+  inherits_permissions_from: Json<string[]>;
+  created_at: Timestamp;
+};
+
+export type AccessTokenTable = {
+  id: Generated<string>;
+  name: string;
+  token_hash: string;
+  can_access_cda: boolean;
+  can_access_cda_preview: boolean;
+  can_access_cma: boolean;
+  hardcoded_type: string | null;
+  role_id: string;
+  last_cma_access_at: Timestamp | null;
+  created_at: Timestamp;
+};
+
+export type JobTable = {
+  id: Generated<string>;
+  access_token_id: string;
+  status: number;
+  payload: Json<unknown>;
+  created_at: Timestamp;
+};
+
+export type EventTable = {
+  id: Generated<string>;
+  environment: string;
+  entity_type: string;
+  event_type: string;
+  entity_id: string;
+  entity: Json<Record<string, unknown>>;
+  previous_entity: Json<Record<string, unknown> | null>;
+  related_entities: Json<Record<string, unknown>[]>;
+  created_at: Timestamp;
+};
+
+export type Database = {
+  item_types: ItemTypeTable;
+  fields: FieldTable;
+  fieldsets: FieldsetTable;
+  menu_items: MenuItemTable;
+  schema_menu_items: SchemaMenuItemTable;
+  workflows: WorkflowTable;
+  site: SiteTable;
+  environments: EnvironmentTable;
+  roles: RoleTable;
+  access_tokens: AccessTokenTable;
+  jobs: JobTable;
+  events: EventTable;
+};
+
+export type ItemTypeRow = Selectable<ItemTypeTable>;
+export type NewItemType = Insertable<ItemTypeTable>;
+export type ItemTypePatch = Updateable<ItemTypeTable>;
+export type FieldRow = Selectable<FieldTable>;
+export type FieldsetRow = Selectable<FieldsetTable>;
+export type MenuItemRow = Selectable<MenuItemTable>;
+export type SchemaMenuItemRow = Selectable<SchemaMenuItemTable>;
+export type WorkflowRow = Selectable<WorkflowTable>;
+export type SiteRow = Selectable<SiteTable>;
+export type RoleRow = Selectable<RoleTable>;
+export type AccessTokenRow = Selectable<AccessTokenTable>;

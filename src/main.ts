@@ -1,0 +1,44 @@
+import { migrate } from './cli/migrate.ts';
+import { serve } from './cli/serve.ts';
+import { TOKEN_USAGE, tokenCommand, UsageError } from './cli/token.ts';
+import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
+import { DataDirLockedError } from './db/lock-file.ts';
+
+const USAGE = `Usage: fieldhouse <command>
+
+  serve              start the API (migrates and bootstraps the project first)
+  migrate            apply pending database migrations and exit
+  ${TOKEN_USAGE.replaceAll('\n', '\n  ')}
+
+Configuration comes from environment variables (and ./.env); see the README.`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  loadDotEnv();
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'migrate':
+      return migrate(config);
+    case 'token':
+      return tokenCommand(config, rest);
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (
+    error instanceof ConfigError ||
+    error instanceof UsageError ||
+    error instanceof DataDirLockedError
+  ) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(error instanceof UsageError ? 64 : 78);
+  }
+  process.stderr.write(
+    `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exit(1);
+});
