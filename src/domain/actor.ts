@@ -1,0 +1,18 @@
+/** Who is calling: the authenticated token and the flags of its role. */
+export type Permission =
+  | 'can_edit_schema'
+  | 'can_manage_menu'
+  | 'can_manage_webhooks'
+  | 'can_manage_workflows'
+  | 'can_edit_environment'
+  | 'can_edit_site'
+  | 'can_edit_favicon'
+  | 'can_manage_access_tokens'
+  | 'can_manage_users';
+
+export type Actor = {
+  tokenId: string;
+  roleId: string;
+  permissions: ReadonlySet<Permission>;
+  environmentsAccess: 'all' | 'primary_only' | 'sandbox_only' | 'none';
+};

@@ -1,0 +1,180 @@
+import type { Db } from '../../db/client.ts';
+import type { AccessTokenRow } from '../../db/schema.ts';
+import { type Queryable, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
+import { presentAccessToken } from '../../presenters/access-token.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { checkName, nameTaken } from './names.ts';
+import { isRowId } from './row-id.ts';
+import { generateToken, hashToken } from './tokens.ts';
+import { inAuthTransaction } from './transaction.ts';
+
+export type NewAccessToken = {
+  name: string;
+  roleId: string;
+  canAccessCda: boolean;
+  canAccessCdaPreview: boolean;
+  canAccessCma: boolean;
+};
+
+/** Creates a token; its secret is returned here once and only its hash is kept. */
+export async function insertAccessToken(
+  db: Queryable,
+  input: NewAccessToken,
+): Promise<{ row: AccessTokenRow; token: string }> {
+  const token = generateToken();
+  const row = await db
+    .insertInto('access_tokens')
+    .values({
+      name: input.name,
+      token_hash: hashToken(token),
+      can_access_cda: input.canAccessCda,
+      can_access_cda_preview: input.canAccessCdaPreview,
+      can_access_cma: input.canAccessCma,
+      hardcoded_type: null,
+      role_id: input.roleId,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { row, token };
+}
+
+/** An update: the client always sends every attribute; the role only when it changes. */
+export type AccessTokenUpdate = Omit<NewAccessToken, 'roleId'> & { roleId?: string };
+
+function present(row: AccessTokenRow, secret: string | null = null): Resource {
+  return presentAccessToken(row, secret, new Date());
+}
+
+async function findOrFail(db: Queryable, id: string): Promise<AccessTokenRow> {
+  const row = isRowId(id)
+    ? await db.selectFrom('access_tokens').selectAll().where('id', '=', id).executeTakeFirst()
+    : undefined;
+  if (!row) throw new NotFound('Access token', id);
+  return row;
+}
+
+async function validate(
+  trx: Trx,
+  input: AccessTokenUpdate,
+  exceptId: string | null,
+): Promise<void> {
+  const issues = new Issues('AccessToken');
+  const [taken, role] = await Promise.all([
+    nameTaken(trx, 'access_tokens', input.name, exceptId),
+    input.roleId !== undefined && isRowId(input.roleId)
+      ? trx.selectFrom('roles').select('id').where('id', '=', input.roleId).executeTakeFirst()
+      : undefined,
+  ]);
+  checkName(issues, input.name, taken);
+  if (input.roleId !== undefined && !role)
+    issues.add('role', 'VALIDATION_INVALID', 'role not found');
+  issues.throwIfAny();
+}
+
+/** The unique index caught a name the check could not see (a writer outside the lock). */
+function rethrowUniqueness(error: unknown): never {
+  if (violatedUniqueConstraint(error) === 'access_tokens_name_key') {
+    throw uniquenessFailure('AccessToken', 'name');
+  }
+  throw error;
+}
+
+export async function listAccessTokens(db: Db): Promise<Resource[]> {
+  const rows = await db.selectFrom('access_tokens').selectAll().orderBy('id').execute();
+  return rows.map((row) => present(row));
+}
+
+export async function findAccessToken(db: Db, id: string): Promise<Resource> {
+  return present(await findOrFail(db, id));
+}
+
+export async function createAccessToken(db: Db, input: NewAccessToken): Promise<Resource> {
+  try {
+    return await inAuthTransaction(db, async (trx) => {
+      await validate(trx, input, null);
+      const { row, token } = await insertAccessToken(trx, input);
+      return present(row, token);
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+export async function updateAccessToken(
+  db: Db,
+  id: string,
+  input: AccessTokenUpdate,
+): Promise<Resource> {
+  try {
+    return await inAuthTransaction(db, async (trx) => {
+      const before = await findOrFail(trx, id);
+      if (before.hardcoded_type !== null) {
+        throw new DomainError('NON_EDITABLE_ACCESS_TOKEN', 'built-in API tokens cannot be edited', {
+          hardcoded_type: before.hardcoded_type,
+        });
+      }
+      await validate(trx, input, before.id);
+      const row = await trx
+        .updateTable('access_tokens')
+        .set({
+          name: input.name,
+          can_access_cda: input.canAccessCda,
+          can_access_cda_preview: input.canAccessCdaPreview,
+          can_access_cma: input.canAccessCma,
+          role_id: input.roleId ?? before.role_id,
+        })
+        .where('id', '=', before.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return present(row);
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+/** A new secret; the old one stops working with this commit. Built-in tokens too. */
+export async function regenerateAccessToken(db: Db, id: string): Promise<Resource> {
+  return inAuthTransaction(db, async (trx) => {
+    const before = await findOrFail(trx, id);
+    const token = generateToken();
+    const row = await trx
+      .updateTable('access_tokens')
+      .set({ token_hash: hashToken(token) })
+      .where('id', '=', before.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return present(row, token);
+  });
+}
+
+/**
+ * Deletes a token. DatoCMS moves what the token owned to `destinationTokenId`; in
+ * Fieldhouse tokens own nothing, so the destination is only checked to exist.
+ */
+export async function destroyAccessToken(
+  db: Db,
+  id: string,
+  destinationTokenId: string | undefined,
+): Promise<Resource> {
+  return inAuthTransaction(db, async (trx) => {
+    const target = await findOrFail(trx, id);
+    if (destinationTokenId !== undefined) {
+      const destination = isRowId(destinationTokenId)
+        ? await trx
+            .selectFrom('access_tokens')
+            .select('id')
+            .where('id', '=', destinationTokenId)
+            .where('id', '<>', target.id)
+            .executeTakeFirst()
+        : undefined;
+      if (!destination) {
+        const message = `destination access token ${destinationTokenId}: no other token with this id`;
+        throw new DomainError('INVALID_PARAMS', message, { messages: [message] });
+      }
+    }
+    await trx.deleteFrom('access_tokens').where('id', '=', target.id).execute();
+    return present(target);
+  });
+}

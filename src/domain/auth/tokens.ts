@@ -1,0 +1,53 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Db } from '../../db/client.ts';
+import type { Actor, Permission } from '../actor.ts';
+import { recordCmaAccess } from './last-access.ts';
+import { finalPermissions } from './permissions.ts';
+import type { RoleAttributes } from './role-attributes.ts';
+import { loadRoleChain, roleGraph } from './role-graph.ts';
+
+/** A new secret API token: 240 random bits, URL-safe. */
+export function generateToken(): string {
+  return randomBytes(30).toString('base64url');
+}
+
+/** Tokens are stored only as their SHA-256: a leaked database leaks no usable token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function actorFromRole(tokenId: string, roleId: string, attributes: RoleAttributes): Actor {
+  const permissions = new Set<Permission>();
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name.startsWith('can_') && value === true) permissions.add(name as Permission);
+  }
+  return { tokenId, roleId, permissions, environmentsAccess: attributes.environments_access };
+}
+
+/**
+ * The caller behind a bearer token, or null when the token is unknown or not for the CMA.
+ * Its rights are its role's final permissions, inherited ones included.
+ */
+export async function authenticate(db: Db, token: string): Promise<Actor | null> {
+  const row = await db
+    .selectFrom('access_tokens')
+    .innerJoin('roles', 'roles.id', 'access_tokens.role_id')
+    .select([
+      'access_tokens.id as tokenId',
+      'access_tokens.last_cma_access_at',
+      'can_access_cma',
+      'roles.id as roleId',
+      'roles.attributes',
+      'roles.inherits_permissions_from',
+    ])
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row?.can_access_cma) return null;
+  // Most roles inherit nothing: then the joined row is the whole chain.
+  const chain =
+    row.inherits_permissions_from.length === 0
+      ? roleGraph([{ ...row, id: row.roleId }])
+      : await loadRoleChain(db, row.roleId);
+  await recordCmaAccess(db, row.tokenId, row.last_cma_access_at);
+  return actorFromRole(row.tokenId, row.roleId, finalPermissions(row.roleId, chain));
+}

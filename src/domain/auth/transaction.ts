@@ -1,0 +1,18 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import type { Trx } from '../../db/transaction.ts';
+
+// Arbitrary constant naming the roles-and-tokens lock in pg_advisory_xact_lock.
+const AUTH_LOCK_KEY = 7_246_010;
+
+/**
+ * Runs a role or access token write in one transaction holding the auth lock. These
+ * writes are rare; serialising them makes the inheritance-cycle and in-use checks
+ * race-free (inherits_permissions_from is jsonb, so no foreign key guards it).
+ */
+export async function inAuthTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${AUTH_LOCK_KEY})`.execute(trx);
+    return fn(trx);
+  });
+}

@@ -1,0 +1,107 @@
+/** Framework-free failures. Only http/errors.ts knows which status each code gets. */
+
+export type ErrorCode =
+  | 'INVALID_FIELD'
+  | 'INVALID_FORMAT'
+  | 'INVALID_JSON_BODY'
+  | 'INVALID_TYPE'
+  | 'INVALID_ATTRIBUTES'
+  | 'INVALID_POSITION'
+  | 'INVALID_PARAMS'
+  | 'DUPLICATE_POSITIONS_FOUND'
+  | 'NOT_FOUND'
+  | 'INVALID_ENDPOINT'
+  | 'INVALID_AUTHORIZATION_HEADER'
+  | 'INVALID_SITE'
+  | 'INSUFFICIENT_PERMISSIONS'
+  | 'INVALID_ACCEPT_HEADER'
+  | 'INVALID_CONTENT_TYPE_HEADER'
+  | 'INVALID_API_VERSION'
+  | 'INVALID_ENVIRONMENT'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'ITEM_TYPE_CANNOT_BE_CHANGED'
+  | 'INVALID_ORDERING_FOR_SORTABLE_ITEM_TYPE'
+  | 'INVALID_ORDERING_FOR_SINGLETON_ITEM_TYPE'
+  | 'MODULAR_BLOCK_IN_USE'
+  | 'REQUIRED_BY_ASSOCIATION'
+  | 'DUPLICATE_SINGLETON'
+  | 'CANNOT_CREATE_OR_DESTROY_SCHEMA_MENU_ITEM_LINKED_TO_ITEM_TYPE'
+  | 'KIND_CANNOT_BE_CHANGED'
+  | 'NON_EDITABLE_ACCESS_TOKEN'
+  | 'MISSING_LOCALES'
+  | 'CLASHING_FIELD_LABELS'
+  | 'EXCEPTION';
+
+export type ValidationCode =
+  | 'VALIDATION_REQUIRED'
+  | 'VALIDATION_FORMAT'
+  | 'VALIDATION_INCLUSION'
+  | 'VALIDATION_EXCLUSION'
+  | 'VALIDATION_INVALID'
+  | 'VALIDATION_LENGTH'
+  | 'VALIDATION_UNIQUENESS';
+
+export type RecordType =
+  | 'ItemType'
+  | 'Field'
+  | 'Fieldset'
+  | 'Webhook'
+  | 'MenuItem'
+  | 'SchemaMenuItem'
+  | 'Workflow'
+  | 'Site'
+  | 'Role'
+  | 'AccessToken';
+
+export type FieldIssue = { field: string; code: ValidationCode; message: string };
+
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** One or more attributes failed validation; each becomes its own INVALID_FIELD entry. */
+export class ValidationFailed extends DomainError {
+  constructor(
+    readonly recordType: RecordType,
+    readonly issues: FieldIssue[],
+  ) {
+    super('INVALID_FIELD', issues.map((i) => `${i.field}: ${i.message}`).join('; '));
+  }
+}
+
+export class NotFound extends DomainError {
+  constructor(what: string, id: string) {
+    super('NOT_FOUND', `${what} ${JSON.stringify(id)} not found`);
+  }
+}
+
+/** Collects attribute issues in declaration order, then fails them all at once. */
+export class Issues {
+  readonly list: FieldIssue[] = [];
+
+  constructor(readonly recordType: RecordType) {}
+
+  add(field: string, code: ValidationCode, message: string): void {
+    if (!this.list.some((issue) => issue.field === field)) this.list.push({ field, code, message });
+  }
+
+  has(field: string): boolean {
+    return this.list.some((issue) => issue.field === field);
+  }
+
+  throwIfAny(): void {
+    if (this.list.length > 0) throw new ValidationFailed(this.recordType, this.list);
+  }
+}
+
+export function uniquenessFailure(recordType: RecordType, field: string): ValidationFailed {
+  return new ValidationFailed(recordType, [
+    { field, code: 'VALIDATION_UNIQUENESS', message: 'is already taken' },
+  ]);
+}

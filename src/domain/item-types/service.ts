@@ -1,0 +1,288 @@
+import type { Db } from '../../db/client.ts';
+import type { ItemTypeRow, MenuItemRow } from '../../db/schema.ts';
+import {
+  inSchemaTransaction,
+  type Queryable,
+  type Trx,
+  violatedUniqueConstraint,
+} from '../../db/transaction.ts';
+import { emitEvent } from '../../events/outbox.ts';
+import { presentItemType } from '../../presenters/item-type.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { generateId } from '../ids.ts';
+import {
+  createLinkedMenuItem,
+  createLinkedSchemaMenuItem,
+  removeMenuEntriesOf,
+} from '../menu/linked.ts';
+import { checkNewId } from '../new-ids.ts';
+import type { ItemTypeInput } from './attributes.ts';
+import { duplicateItemTypeRows } from './duplicate.ts';
+import { fieldsReferencing, referencingValidators } from './references.ts';
+import * as repo from './repo.ts';
+import {
+  applyItemTypeInput,
+  type ItemTypeDraft,
+  newItemTypeDraft,
+  type RuleContext,
+  validateItemType,
+} from './rules.ts';
+
+export type CreateOptions = {
+  skipMenuItemCreation: boolean;
+  menuItemId?: string;
+  schemaMenuItemId?: string;
+};
+
+export type CreateResult = { itemType: Resource; menuItem: MenuItemRow | null };
+
+export async function present(db: Queryable, row: ItemTypeRow): Promise<Resource> {
+  const children = await repo.loadChildren(db, [row.id]);
+  return presentItemType(row, children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] });
+}
+
+async function presentMany(db: Queryable, rows: ItemTypeRow[]): Promise<Resource[]> {
+  const children = await repo.loadChildren(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) =>
+    presentItemType(row, children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] }),
+  );
+}
+
+export async function findOrFail(db: Queryable, idOrApiKey: string): Promise<ItemTypeRow> {
+  const row = await repo.findItemType(db, idOrApiKey);
+  if (!row) throw new NotFound('Item type', idOrApiKey);
+  return row;
+}
+
+export async function listItemTypes(db: Db): Promise<Resource[]> {
+  return presentMany(db, await repo.listItemTypes(db));
+}
+
+export async function findItemType(db: Db, idOrApiKey: string): Promise<Resource> {
+  return present(db, await findOrFail(db, idOrApiKey));
+}
+
+/** Models having a field whose validators reference this one. */
+export async function referencingItemTypes(db: Db, idOrApiKey: string): Promise<Resource[]> {
+  const target = await findOrFail(db, idOrApiKey);
+  const fields = await fieldsReferencing(db, target.id);
+  const ids = [...new Set(fields.map((field) => field.item_type_id))];
+  const rows = (await repo.listItemTypes(db)).filter((row) => ids.includes(row.id));
+  return presentMany(db, rows);
+}
+
+/** Client-chosen ids must be well formed and not used yet. */
+async function checkNewIds(trx: Trx, input: ItemTypeInput, options: CreateOptions): Promise<void> {
+  const issues = new Issues('ItemType');
+  await checkNewId(trx, issues, 'id', input.id, 'item_types');
+  await checkNewId(trx, issues, 'menu_item_id', options.menuItemId, 'menu_items');
+  await checkNewId(
+    trx,
+    issues,
+    'schema_menu_item_id',
+    options.schemaMenuItemId,
+    'schema_menu_items',
+  );
+  issues.throwIfAny();
+}
+
+async function checkAndBuild(
+  trx: Trx,
+  before: ItemTypeDraft | null,
+  next: ItemTypeDraft,
+  input: ItemTypeInput,
+  fields: RuleContext['fields'],
+): Promise<ItemTypeDraft> {
+  // An unchanged workflow is still there: the foreign key forbids deleting it.
+  const checkWorkflow = next.workflow_id !== null && next.workflow_id !== before?.workflow_id;
+  const [workflow, clash] = await Promise.all([
+    checkWorkflow
+      ? trx
+          .selectFrom('workflows')
+          .select('id')
+          .where('id', '=', next.workflow_id)
+          .executeTakeFirst()
+      : Promise.resolve(next.workflow_id === null ? undefined : { id: next.workflow_id }),
+    repo.clashingItemType(trx, next.name, next.api_key, before ? before.id : null),
+  ]);
+  return validateItemType(before, next, input, {
+    isCreate: before === null,
+    fields,
+    workflowExists: workflow !== undefined,
+    ...clash,
+  });
+}
+
+/** A unique index caught a race the checks could not see: report it as the checks would. */
+function rethrowUniqueness(error: unknown): never {
+  const constraint = violatedUniqueConstraint(error);
+  if (constraint === 'item_types_api_key_key') throw uniquenessFailure('ItemType', 'api_key');
+  if (constraint === 'item_types_name_key') throw uniquenessFailure('ItemType', 'name');
+  if (constraint === 'item_types_pkey') throw uniquenessFailure('ItemType', 'id');
+  throw error;
+}
+
+export async function createItemType(
+  db: Db,
+  input: ItemTypeInput,
+  options: CreateOptions,
+): Promise<CreateResult> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      await checkNewIds(trx, input, options);
+      const site = await trx
+        .selectFrom('site')
+        .select('draft_mode_default')
+        .executeTakeFirstOrThrow();
+      const base = newItemTypeDraft(input.id ?? generateId(), site.draft_mode_default);
+      const draft = await checkAndBuild(trx, null, applyItemTypeInput(base, input), input, []);
+      const row = await repo.insertItemType(trx, draft);
+      const menuItem =
+        options.skipMenuItemCreation || row.modular_block
+          ? null
+          : await createLinkedMenuItem(trx, {
+              id: options.menuItemId ?? generateId(),
+              label: row.name,
+              itemTypeId: row.id,
+            });
+      await createLinkedSchemaMenuItem(trx, {
+        id: options.schemaMenuItemId ?? generateId(),
+        itemTypeId: row.id,
+        kind: row.modular_block ? 'modular_block' : 'item_type',
+      });
+      const itemType = await present(trx, row);
+      await emitEvent(trx, { entityType: 'item_type', eventType: 'create', entity: itemType });
+      return { itemType, menuItem };
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+export async function updateItemType(
+  db: Db,
+  idOrApiKey: string,
+  input: ItemTypeInput,
+): Promise<Resource> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      const before = await findOrFail(trx, idOrApiKey);
+      // Updating a model leaves its fields and fieldsets as they are: one read serves
+      // the rules and both the previous and the new presentation.
+      const childRows = await repo.loadChildRows(trx, [before.id]);
+      const draft = await checkAndBuild(
+        trx,
+        before,
+        applyItemTypeInput(before, input),
+        input,
+        childRows.fields,
+      );
+      const children = repo.arrangeChildren(childRows, [before.id]).get(before.id) ?? {
+        fieldIds: [],
+        fieldsetIds: [],
+      };
+      const previous = presentItemType(before, children);
+      const row = await repo.saveItemType(trx, { ...before, ...draft });
+      const itemType = presentItemType(row, children);
+      await emitEvent(trx, {
+        entityType: 'item_type',
+        eventType: 'update',
+        entity: itemType,
+        previousEntity: previous,
+      });
+      return itemType;
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+export async function duplicateItemType(db: Db, idOrApiKey: string): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const source = await findOrFail(trx, idOrApiKey);
+    const copy = await duplicateItemTypeRows(trx, source);
+    if (!copy.modular_block) {
+      await createLinkedMenuItem(trx, { id: generateId(), label: copy.name, itemTypeId: copy.id });
+    }
+    await createLinkedSchemaMenuItem(trx, {
+      id: generateId(),
+      itemTypeId: copy.id,
+      kind: copy.modular_block ? 'modular_block' : 'item_type',
+    });
+    const itemType = await present(trx, copy);
+    await emitEvent(trx, { entityType: 'item_type', eventType: 'create', entity: itemType });
+    return itemType;
+  });
+}
+
+/**
+ * Removes this model from other fields' link validators; refuses when a block is
+ * still embeddable somewhere, or when a link field would be left with no model.
+ */
+async function detachReferences(trx: Trx, target: ItemTypeRow): Promise<string[]> {
+  const fields = (await fieldsReferencing(trx, target.id)).filter(
+    (field) => field.item_type_id !== target.id,
+  );
+  const blockedBy = fields.filter((f) => referencingValidators(f, target.id).blocks.length > 0);
+  if (blockedBy.length > 0) {
+    throw new DomainError('MODULAR_BLOCK_IN_USE', 'the block model is used by other fields', {
+      field_ids: blockedBy.map((field) => field.id),
+    });
+  }
+  for (const field of fields) {
+    const validators = { ...(field.validators as Record<string, { item_types: string[] }>) };
+    for (const name of referencingValidators(field, target.id).links) {
+      const remaining = (validators[name]?.item_types ?? []).filter((id) => id !== target.id);
+      if (remaining.length === 0) {
+        throw new DomainError(
+          'REQUIRED_BY_ASSOCIATION',
+          `field ${field.id} links only to this model; change or delete it first`,
+          { field_id: field.id, validator: name },
+        );
+      }
+      validators[name] = { ...validators[name], item_types: remaining };
+    }
+    await trx
+      .updateTable('fields')
+      .set({ validators: JSON.stringify(validators) })
+      .where('id', '=', field.id)
+      .execute();
+  }
+  return [...new Set(fields.map((field) => field.item_type_id))];
+}
+
+export async function destroyItemType(
+  db: Db,
+  idOrApiKey: string,
+  options: { skipMenuItemsDeletion: boolean },
+): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const target = await findOrFail(trx, idOrApiKey);
+    const deleted = await present(trx, target);
+    const affectedIds = await detachReferences(trx, target);
+    const affected =
+      affectedIds.length === 0
+        ? []
+        : await trx.selectFrom('item_types').selectAll().where('id', 'in', affectedIds).execute();
+    const previousOfAffected = await presentMany(trx, affected);
+    // The schema-sidebar entry always goes: one linked to no model is meaningless.
+    await removeMenuEntriesOf(trx, 'schema_menu_items', target.id);
+    if (!options.skipMenuItemsDeletion) await removeMenuEntriesOf(trx, 'menu_items', target.id);
+    await repo.deleteItemType(trx, target.id);
+    await emitEvent(trx, { entityType: 'item_type', eventType: 'delete', entity: deleted });
+    for (const previous of previousOfAffected) {
+      const row = await findOrFail(trx, previous.id);
+      await emitEvent(trx, {
+        entityType: 'item_type',
+        eventType: 'update',
+        entity: await present(trx, row),
+        previousEntity: previous,
+      });
+    }
+    return deleted;
+  });
+}

@@ -1,0 +1,77 @@
+import type { MenuItemRow, SchemaMenuItemRow } from '../../db/schema.ts';
+import type { Queryable, Trx } from '../../db/transaction.ts';
+import { loadTree, type MenuTable, relayout } from './tree-store.ts';
+
+/** The next free position at the end of a sibling group (1 when empty). */
+async function nextPosition(
+  db: Queryable,
+  table: MenuTable,
+  parentId: string | null,
+): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.max<number | null>('position').as('max'))
+    .where('parent_id', parentId === null ? 'is' : '=', parentId)
+    .executeTakeFirst();
+  return (row?.max ?? 0) + 1;
+}
+
+/** The content-navigation entry created with a model, appended at the top level. */
+export async function createLinkedMenuItem(
+  trx: Trx,
+  item: { id: string; label: string; itemTypeId: string },
+): Promise<MenuItemRow> {
+  return trx
+    .insertInto('menu_items')
+    .values({
+      id: item.id,
+      label: item.label,
+      external_url: null,
+      position: await nextPosition(trx, 'menu_items', null),
+      open_in_new_tab: false,
+      item_type_id: item.itemTypeId,
+      item_type_filter_id: null,
+      parent_id: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** The schema-sidebar entry every model and block gets, appended at the top level. */
+export async function createLinkedSchemaMenuItem(
+  trx: Trx,
+  item: { id: string; itemTypeId: string; kind: 'item_type' | 'modular_block' },
+): Promise<SchemaMenuItemRow> {
+  return trx
+    .insertInto('schema_menu_items')
+    .values({
+      id: item.id,
+      label: null,
+      position: await nextPosition(trx, 'schema_menu_items', null),
+      kind: item.kind,
+      item_type_id: item.itemTypeId,
+      parent_id: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Removes a model's entries from a menu, closing the gaps they leave (their children
+ * move to the top level, as when such an entry is deleted through its own endpoint).
+ */
+export async function removeMenuEntriesOf(
+  trx: Trx,
+  table: MenuTable,
+  itemTypeId: string,
+): Promise<void> {
+  const linked = await trx
+    .selectFrom(table)
+    .select('id')
+    .where('item_type_id', '=', itemTypeId)
+    .execute();
+  if (linked.length === 0) return;
+  const ids = linked.map((row) => row.id);
+  await relayout(trx, table, await loadTree(trx, table), new Map(), new Set(ids));
+  await trx.deleteFrom(table).where('id', 'in', ids).execute();
+}

@@ -1,0 +1,122 @@
+import type { Db } from '../../db/client.ts';
+import type { MenuItemRow } from '../../db/schema.ts';
+import { inSchemaTransaction, type Queryable, type Trx } from '../../db/transaction.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { presentMenuItem } from '../../presenters/menu-item.ts';
+import { NotFound } from '../errors.ts';
+import { generateId } from '../ids.ts';
+import {
+  applyMenuItemInput,
+  type MenuItemDraft,
+  type MenuItemInput,
+  NEW_MENU_ITEM,
+  validateMenuItem,
+} from './menu-item-rules.ts';
+import { type MenuKind, type ReorderEntry, reorderMenu } from './reorder.ts';
+import type { TreeNode } from './tree.ts';
+import { childIdsOf, loadTree, placeOf, relayout } from './tree-store.ts';
+
+const MENU: MenuKind = {
+  table: 'menu_items',
+  type: 'menu_item',
+  recordType: 'MenuItem',
+  label: 'Menu item',
+};
+
+/** Presents rows with their children as stored now. */
+async function presenter(db: Queryable): Promise<(row: MenuItemRow) => Resource> {
+  const children = childIdsOf(await loadTree(db, MENU.table));
+  return (row) => presentMenuItem(row, children.get(row.id) ?? []);
+}
+
+async function findOrFail(db: Queryable, id: string): Promise<MenuItemRow> {
+  const row = await db.selectFrom('menu_items').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound(MENU.label, id);
+  return row;
+}
+
+/** Every menu item, oldest first; `ids` narrows the list (unknown ids are skipped). */
+export async function listMenuItems(db: Db, ids?: string[]): Promise<Resource[]> {
+  if (ids?.length === 0) return [];
+  let query = db.selectFrom('menu_items').selectAll().orderBy('seq');
+  if (ids) query = query.where('id', 'in', ids);
+  const rows = await query.execute();
+  return rows.map(await presenter(db));
+}
+
+export async function findMenuItem(db: Db, id: string): Promise<Resource> {
+  const row = await findOrFail(db, id);
+  return (await presenter(db))(row);
+}
+
+/** Validates the merged state, then makes room for the item among its new siblings. */
+async function checkAndPlace(
+  trx: Trx,
+  id: string,
+  draft: MenuItemDraft,
+  input: MenuItemInput,
+): Promise<TreeNode> {
+  const nodes = await loadTree(trx, MENU.table);
+  const itemType =
+    draft.item_type_id === null
+      ? undefined
+      : await trx
+          .selectFrom('item_types')
+          .select('modular_block')
+          .where('id', '=', draft.item_type_id)
+          .executeTakeFirst();
+  validateMenuItem(id, draft, input, { nodes, itemType });
+  const placement = { parentId: draft.parent_id, position: input.attributes.position ?? null };
+  return placeOf(await relayout(trx, MENU.table, nodes, new Map([[id, placement]])), id);
+}
+
+export async function createMenuItem(db: Db, input: MenuItemInput): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const id = input.id ?? generateId();
+    const draft = applyMenuItemInput(NEW_MENU_ITEM, input);
+    const place = await checkAndPlace(trx, id, draft, input);
+    const row = await trx
+      .insertInto('menu_items')
+      .values({ ...draft, id, position: place.position })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return (await presenter(trx))(row);
+  });
+}
+
+export async function updateMenuItem(db: Db, id: string, input: MenuItemInput): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const draft = applyMenuItemInput(await findOrFail(trx, id), input);
+    const place = await checkAndPlace(trx, id, draft, input);
+    const row = await trx
+      .updateTable('menu_items')
+      .set({ ...draft, position: place.position })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return (await presenter(trx))(row);
+  });
+}
+
+/** Returns the item as it was; its children move to the end of the top level. */
+export async function destroyMenuItem(db: Db, id: string): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const deleted = (await presenter(trx))(await findOrFail(trx, id));
+    await relayout(trx, MENU.table, await loadTree(trx, MENU.table), new Map(), new Set([id]));
+    await trx.deleteFrom('menu_items').where('id', '=', id).execute();
+    return deleted;
+  });
+}
+
+/** Returns the listed items after the move, in request order. */
+export async function reorderMenuItems(db: Db, entries: ReorderEntry[]): Promise<Resource[]> {
+  return inSchemaTransaction(db, async (trx) => {
+    await reorderMenu(trx, MENU, entries);
+    const ids = entries.map((entry) => entry.id);
+    if (ids.length === 0) return [];
+    const rows = await trx.selectFrom('menu_items').selectAll().where('id', 'in', ids).execute();
+    const show = await presenter(trx);
+    const byId = new Map(rows.map((row) => [row.id, show(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  });
+}

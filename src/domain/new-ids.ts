@@ -1,0 +1,21 @@
+import type { Database } from '../db/schema.ts';
+import type { Queryable } from '../db/transaction.ts';
+import type { Issues } from './errors.ts';
+import { checkIdFormat } from './ids.ts';
+
+type TableWithTextId = {
+  [T in keyof Database]: Database[T] extends { id: string } ? T : never;
+}[keyof Database];
+
+/** A client-chosen id for a new row of `table`: well formed and not used yet. */
+export async function checkNewId(
+  db: Queryable,
+  issues: Issues,
+  field: string,
+  id: string | undefined,
+  table: TableWithTextId,
+): Promise<void> {
+  if (id === undefined || !checkIdFormat(issues, field, id)) return;
+  const used = await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+  if (used) issues.add(field, 'VALIDATION_UNIQUENESS', 'is already taken');
+}

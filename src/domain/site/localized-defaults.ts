@@ -1,0 +1,19 @@
+import { sql } from 'kysely';
+import type { Trx } from '../../db/transaction.ts';
+
+/**
+ * Gives every localized field's default value exactly these locales: kept locales
+ * keep their value, new ones get null, removed ones are dropped. One statement, so
+ * the cost does not grow with round trips as the schema grows. `->` yields SQL NULL
+ * (stored as JSON null) for a missing key or a value that is not an object.
+ */
+export async function rewriteLocalizedDefaults(trx: Trx, locales: string[]): Promise<void> {
+  await sql`
+    UPDATE fields
+    SET default_value = (
+      SELECT jsonb_object_agg(locale, default_value -> locale)
+      FROM jsonb_array_elements_text(${JSON.stringify(locales)}::jsonb) AS locale
+    )
+    WHERE localized
+  `.execute(trx);
+}

@@ -1,0 +1,86 @@
+import type { Db } from '../../db/client.ts';
+import type { WorkflowRow } from '../../db/schema.ts';
+import {
+  inSchemaTransaction,
+  type Queryable,
+  violatedUniqueConstraint,
+} from '../../db/transaction.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { presentWorkflow } from '../../presenters/workflow.ts';
+import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { generateId } from '../ids.ts';
+import { checkNewId } from '../new-ids.ts';
+import * as repo from './repo.ts';
+import { applyWorkflowInput, validateWorkflow, type WorkflowInput } from './rules.ts';
+
+async function findOrFail(db: Queryable, id: string): Promise<WorkflowRow> {
+  const row = await repo.findWorkflow(db, id);
+  if (!row) throw new NotFound('Workflow', id);
+  return row;
+}
+
+export async function listWorkflows(db: Db): Promise<Resource[]> {
+  return (await repo.listWorkflows(db)).map(presentWorkflow);
+}
+
+export async function findWorkflow(db: Db, id: string): Promise<Resource> {
+  return presentWorkflow(await findOrFail(db, id));
+}
+
+/** A unique index caught a race the checks could not see: report it as the checks would. */
+function rethrowUniqueness(error: unknown): never {
+  const constraint = violatedUniqueConstraint(error);
+  if (constraint === 'workflows_api_key_key') throw uniquenessFailure('Workflow', 'api_key');
+  if (constraint === 'workflows_pkey') throw uniquenessFailure('Workflow', 'id');
+  throw error;
+}
+
+export async function createWorkflow(db: Db, input: WorkflowInput): Promise<Resource> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      const idIssues = new Issues('Workflow');
+      await checkNewId(trx, idIssues, 'id', input.id, 'workflows');
+      idIssues.throwIfAny();
+      const base = { id: input.id ?? generateId(), name: '', api_key: '', stages: [] };
+      const next = applyWorkflowInput(base, input);
+      const draft = validateWorkflow(next, {
+        apiKeyTaken: await repo.apiKeyTaken(trx, next.api_key, null),
+      });
+      return presentWorkflow(await repo.insertWorkflow(trx, draft));
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+export async function updateWorkflow(db: Db, id: string, input: WorkflowInput): Promise<Resource> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      const before = await findOrFail(trx, id);
+      const next = applyWorkflowInput(before, input);
+      const draft = validateWorkflow(next, {
+        apiKeyTaken: await repo.apiKeyTaken(trx, next.api_key, before.id),
+      });
+      return presentWorkflow(await repo.saveWorkflow(trx, draft));
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+/** Refused while a model follows the workflow: its records would lose their stages. */
+export async function destroyWorkflow(db: Db, id: string): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const target = await findOrFail(trx, id);
+    const itemTypeIds = await repo.itemTypesUsing(trx, target.id);
+    if (itemTypeIds.length > 0) {
+      throw new DomainError(
+        'REQUIRED_BY_ASSOCIATION',
+        'the workflow is used by models; detach it from them first',
+        { item_type_ids: itemTypeIds },
+      );
+    }
+    await repo.deleteWorkflow(trx, target.id);
+    return presentWorkflow(target);
+  });
+}

@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import qs from 'qs';
+import { registerJsonBodyParser } from './plugins/body-parser.ts';
+import { registerErrorHandler } from './plugins/error-handler.ts';
+import { registerProtocolHooks } from './plugins/protocol.ts';
+import { accessTokenRoutes } from './routes/access-tokens.ts';
+import { environmentRoutes } from './routes/environments.ts';
+import { itemTypeRoutes } from './routes/item-types.ts';
+import { jobResultRoutes } from './routes/job-results.ts';
+import { menuItemRoutes } from './routes/menu-items.ts';
+import { roleRoutes } from './routes/roles.ts';
+import { schemaMenuItemRoutes } from './routes/schema-menu-items.ts';
+import { siteRoutes } from './routes/site.ts';
+import { workflowRoutes } from './routes/workflows.ts';
+import type { AppDeps } from './types.ts';
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: deps.config.logLevel },
+    genReqId: () => randomUUID(),
+    // One line per request (below) instead of Fastify's two: halves the logging cost.
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      // The official client flattens nested query objects as a[b][c]=v.
+      querystringParser: (query) => qs.parse(query, { depth: 5, arrayLimit: 100 }),
+    },
+    // Unknown attributes must be refused, not silently stripped, and types not coerced.
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        statusCode: reply.statusCode,
+        ms: reply.elapsedTime,
+      },
+      'request completed',
+    );
+  });
+  registerJsonBodyParser(app);
+  registerErrorHandler(app);
+  registerProtocolHooks(app, deps.db);
+  await app.register(itemTypeRoutes, deps);
+  await app.register(jobResultRoutes, deps);
+  await app.register(environmentRoutes, deps);
+  await app.register(siteRoutes, deps);
+  await app.register(workflowRoutes, deps);
+  await app.register(menuItemRoutes, deps);
+  await app.register(schemaMenuItemRoutes, deps);
+  await app.register(roleRoutes, deps);
+  await app.register(accessTokenRoutes, deps);
+  return app;
+}

@@ -1,0 +1,88 @@
+import { createHash } from 'node:crypto';
+import { type DomainError, type ErrorCode, ValidationFailed } from '../domain/errors.ts';
+
+/** The one table from error code to HTTP status. */
+const STATUS: Record<ErrorCode, number> = {
+  INVALID_FIELD: 422,
+  INVALID_FORMAT: 422,
+  INVALID_JSON_BODY: 400,
+  INVALID_TYPE: 422,
+  INVALID_ATTRIBUTES: 422,
+  INVALID_POSITION: 422,
+  INVALID_PARAMS: 422,
+  DUPLICATE_POSITIONS_FOUND: 422,
+  NOT_FOUND: 404,
+  INVALID_ENDPOINT: 404,
+  INVALID_AUTHORIZATION_HEADER: 401,
+  INVALID_SITE: 401,
+  INSUFFICIENT_PERMISSIONS: 403,
+  INVALID_ACCEPT_HEADER: 406,
+  INVALID_CONTENT_TYPE_HEADER: 415,
+  INVALID_API_VERSION: 400,
+  INVALID_ENVIRONMENT: 404,
+  RATE_LIMIT_EXCEEDED: 429,
+  ITEM_TYPE_CANNOT_BE_CHANGED: 422,
+  INVALID_ORDERING_FOR_SORTABLE_ITEM_TYPE: 422,
+  INVALID_ORDERING_FOR_SINGLETON_ITEM_TYPE: 422,
+  MODULAR_BLOCK_IN_USE: 422,
+  REQUIRED_BY_ASSOCIATION: 422,
+  DUPLICATE_SINGLETON: 422,
+  CANNOT_CREATE_OR_DESTROY_SCHEMA_MENU_ITEM_LINKED_TO_ITEM_TYPE: 422,
+  KIND_CANNOT_BE_CHANGED: 422,
+  NON_EDITABLE_ACCESS_TOKEN: 422,
+  MISSING_LOCALES: 422,
+  CLASHING_FIELD_LABELS: 422,
+  EXCEPTION: 500,
+};
+
+export type ApiErrorEntry = {
+  id: string;
+  type: 'api_error';
+  attributes: {
+    code: string;
+    doc_url: string;
+    details: Record<string, unknown>;
+    transient?: true;
+  };
+};
+
+export type ErrorDocument = { data: ApiErrorEntry[] };
+
+// Stable per code, as the real API's ids are; the request id travels in X-Request-Id.
+function errorId(code: string): string {
+  return createHash('sha1').update(code).digest('hex').slice(0, 6);
+}
+
+function entry(code: string, details: Record<string, unknown>): ApiErrorEntry {
+  return {
+    id: errorId(code),
+    type: 'api_error',
+    attributes: {
+      code,
+      doc_url: `https://www.datocms.com/docs/content-management-api/errors#${code}`,
+      details,
+    },
+  };
+}
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+export function errorDocument(error: DomainError): ErrorDocument {
+  if (error instanceof ValidationFailed) {
+    return {
+      data: error.issues.map((issue) =>
+        entry('INVALID_FIELD', {
+          field: issue.field,
+          code: issue.code,
+          message: issue.message,
+          record_type: error.recordType,
+        }),
+      ),
+    };
+  }
+  const details = { ...error.details };
+  if (error.message && details.message === undefined) details.message = error.message;
+  return { data: [entry(error.code, details)] };
+}

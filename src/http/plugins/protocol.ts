@@ -1,0 +1,93 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/client.ts';
+import { authenticate } from '../../domain/auth/tokens.ts';
+import { DomainError } from '../../domain/errors.ts';
+
+const ACCEPTED_MEDIA = /application\/(json|vnd\.api\+json)/;
+
+function bearerToken(request: FastifyRequest): string | null | undefined {
+  const header = request.headers.authorization;
+  if (header === undefined) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * The checks every API request passes, in the order the real API applies them:
+ * a present but wrong token, then Accept, then a missing token, then the
+ * API version and environment, then the role's permission for the route.
+ */
+export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
+  app.decorateRequest('actor', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('cache-control', 'max-age=0, private, must-revalidate');
+    if (request.is404 || request.routeOptions.config.public) return;
+
+    const token = bearerToken(request);
+    if (token !== undefined) {
+      request.actor = token === null ? null : await authenticate(db, token);
+      if (!request.actor) {
+        throw new DomainError('INVALID_AUTHORIZATION_HEADER', 'The API token is not valid');
+      }
+    }
+    if (!ACCEPTED_MEDIA.test(request.headers.accept ?? '')) {
+      throw new DomainError('INVALID_ACCEPT_HEADER', 'Accept must be application/json');
+    }
+    if (token === undefined) {
+      throw new DomainError('INVALID_SITE', 'Send an API token in "Authorization: Bearer <token>"');
+    }
+    const version = request.headers['x-api-version'];
+    if (version !== undefined && version !== '3') {
+      throw new DomainError('INVALID_API_VERSION', 'X-Api-Version must be 3');
+    }
+    reply.header('x-api-version', '3');
+    await checkEnvironment(db, request);
+    const permission = request.routeOptions.config.permission;
+    if (permission && !request.actor?.permissions.has(permission)) {
+      throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
+    }
+  });
+
+  app.addHook('preValidation', async (request) => {
+    const expected = request.routeOptions.config.resourceType;
+    if (!expected) return;
+    const data = (request.body as { data?: unknown } | undefined)?.data;
+    // Only a single resource is checked here; a missing or malformed `data` is the schema's to report.
+    if (typeof data !== 'object' || data === null || Array.isArray(data)) return;
+    const actual = (data as { type?: unknown }).type ?? null;
+    if (actual !== expected) {
+      throw new DomainError('INVALID_TYPE', `data.type must be "${expected}"`, {
+        expected,
+        actual,
+      });
+    }
+  });
+}
+
+async function checkEnvironment(db: Db, request: FastifyRequest): Promise<void> {
+  const header = request.headers['x-environment'];
+  const id = typeof header === 'string' && header !== '' ? header : null;
+  const environment = id
+    ? await db
+        .selectFrom('environments')
+        .select(['id', 'is_primary'])
+        .where('id', '=', id)
+        .executeTakeFirst()
+    : { id: 'main', is_primary: true };
+  if (!environment) {
+    throw new DomainError('INVALID_ENVIRONMENT', `Environment "${id}" does not exist`);
+  }
+  const access = request.actor?.environmentsAccess ?? 'none';
+  const allowed =
+    access === 'all' ||
+    (access === 'primary_only' && environment.is_primary) ||
+    (access === 'sandbox_only' && !environment.is_primary);
+  if (!allowed) {
+    throw new DomainError(
+      'INSUFFICIENT_PERMISSIONS',
+      `The token's role cannot access environment "${environment.id}"`,
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as accessTokens from '../../domain/auth/access-tokens.ts';
+import {
+  CreateAccessTokenBody,
+  DestroyAccessTokenQuery,
+  UpdateAccessTokenBody,
+} from '../schemas/access-token.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+type Attributes = Static<typeof CreateAccessTokenBody>['data']['attributes'];
+
+function flags(attributes: Attributes) {
+  return {
+    name: attributes.name,
+    canAccessCda: attributes.can_access_cda,
+    canAccessCdaPreview: attributes.can_access_cda_preview,
+    canAccessCma: attributes.can_access_cma,
+  };
+}
+
+/** The token named to inherit what the deleted one owned, whichever way the caller named it. */
+function destinationTokenId(query: Static<typeof DestroyAccessTokenQuery>): string | undefined {
+  if (query.destination_access_token_id !== undefined) return query.destination_access_token_id;
+  return query.destination_user_type === 'access_token' ? query.destination_user_id : undefined;
+}
+
+export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const config = { permission: 'can_manage_access_tokens' } as const;
+  const write = { ...config, resourceType: 'access_token' } as const;
+
+  app.get('/access_tokens', { config }, async () => ({
+    data: await accessTokens.listAccessTokens(db),
+  }));
+
+  app.get<Params>('/access_tokens/:id', { config }, async (request) => ({
+    data: await accessTokens.findAccessToken(db, request.params.id),
+  }));
+
+  app.post<{ Body: Static<typeof CreateAccessTokenBody> }>(
+    '/access_tokens',
+    { schema: { body: CreateAccessTokenBody }, config: write },
+    async (request, reply) => {
+      const { attributes, relationships } = request.body.data;
+      const data = await accessTokens.createAccessToken(db, {
+        ...flags(attributes),
+        roleId: relationships.role.data.id,
+      });
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdateAccessTokenBody> }>(
+    '/access_tokens/:id',
+    { schema: { body: UpdateAccessTokenBody }, config: write },
+    async (request) => {
+      const { attributes, relationships } = request.body.data;
+      return {
+        data: await accessTokens.updateAccessToken(db, request.params.id, {
+          ...flags(attributes),
+          roleId: relationships?.role.data.id,
+        }),
+      };
+    },
+  );
+
+  app.post<Params>('/access_tokens/:id/regenerate_token', { config }, async (request) => ({
+    data: await accessTokens.regenerateAccessToken(db, request.params.id),
+  }));
+
+  app.delete<Params & { Querystring: Static<typeof DestroyAccessTokenQuery> }>(
+    '/access_tokens/:id',
+    { schema: { querystring: DestroyAccessTokenQuery }, config },
+    async (request) => ({
+      data: await accessTokens.destroyAccessToken(
+        db,
+        request.params.id,
+        destinationTokenId(request.query),
+      ),
+    }),
+  );
+}

@@ -1,0 +1,94 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { ItemTypeInput } from '../../domain/item-types/attributes.ts';
+import * as itemTypes from '../../domain/item-types/service.ts';
+import { presentMenuItem } from '../../presenters/menu-item.ts';
+import { relationshipIds } from '../jsonapi.ts';
+import { sendResult } from '../respond.ts';
+import {
+  CreateItemTypeBody,
+  CreateItemTypeQuery,
+  DestroyItemTypeQuery,
+  UpdateItemTypeBody,
+} from '../schemas/item-type.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+type CreateBody = Static<typeof CreateItemTypeBody>;
+type UpdateBody = Static<typeof UpdateItemTypeBody>;
+
+function toInput(body: CreateBody | UpdateBody | undefined, includeId: boolean): ItemTypeInput {
+  const data = body?.data;
+  return {
+    id: includeId ? data?.id : undefined,
+    attributes: data?.attributes ?? {},
+    relationships: relationshipIds(data?.relationships),
+    meta: (data?.meta as ItemTypeInput['meta'] | undefined) ?? {},
+  };
+}
+
+export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const schemaWrite = { permission: 'can_edit_schema', resourceType: 'item_type' } as const;
+
+  app.get('/item-types', async () => ({ data: await itemTypes.listItemTypes(db) }));
+
+  app.get<Params>('/item-types/:id', async (request) => ({
+    data: await itemTypes.findItemType(db, request.params.id),
+  }));
+
+  app.get<Params>('/item-types/:id/referencing', async (request) => ({
+    data: await itemTypes.referencingItemTypes(db, request.params.id),
+  }));
+
+  app.post<{ Body: CreateBody; Querystring: Static<typeof CreateItemTypeQuery> }>(
+    '/item-types',
+    { schema: { body: CreateItemTypeBody, querystring: CreateItemTypeQuery }, config: schemaWrite },
+    async (request, reply) => {
+      const query = request.query;
+      const result = await itemTypes.createItemType(db, toInput(request.body, true), {
+        skipMenuItemCreation: query.skip_menu_item_creation === 'true',
+        menuItemId: query.menu_item_id,
+        schemaMenuItemId: query.schema_menu_item_id,
+      });
+      const included = result.menuItem ? [presentMenuItem(result.menuItem, [])] : undefined;
+      return reply.status(201).send({ data: result.itemType, ...(included ? { included } : {}) });
+    },
+  );
+
+  app.put<Params & { Body: UpdateBody }>(
+    '/item-types/:id',
+    { schema: { body: UpdateItemTypeBody }, config: { ...schemaWrite, asyncJob: true } },
+    async (request, reply) => {
+      const data = await itemTypes.updateItemType(
+        db,
+        request.params.id,
+        toInput(request.body, false),
+      );
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
+
+  app.post<Params>(
+    '/item-types/:id/duplicate',
+    { config: { permission: 'can_edit_schema' } },
+    async (request, reply) => {
+      const data = await itemTypes.duplicateItemType(db, request.params.id);
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.delete<Params & { Querystring: Static<typeof DestroyItemTypeQuery> }>(
+    '/item-types/:id',
+    {
+      schema: { querystring: DestroyItemTypeQuery },
+      config: { permission: 'can_edit_schema', asyncJob: true },
+    },
+    async (request, reply) => {
+      const data = await itemTypes.destroyItemType(db, request.params.id, {
+        skipMenuItemsDeletion: request.query.skip_menu_items_deletion === 'true',
+      });
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { MenuItemInput } from '../../domain/menu/menu-item-rules.ts';
+import * as menuItems from '../../domain/menu/menu-items.ts';
+import { relationshipIds } from '../jsonapi.ts';
+import { sendResult } from '../respond.ts';
+import {
+  CreateMenuItemBody,
+  ReorderMenuItemsBody,
+  UpdateMenuItemBody,
+} from '../schemas/menu-item.ts';
+import { filterIds, IdsFilterQuery, reorderEntries } from '../schemas/menu-tree.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+type CreateBody = Static<typeof CreateMenuItemBody>;
+type UpdateBody = Static<typeof UpdateMenuItemBody>;
+
+function toInput(body: CreateBody | UpdateBody, includeId: boolean): MenuItemInput {
+  return {
+    id: includeId ? body.data.id : undefined,
+    attributes: body.data.attributes ?? {},
+    relationships: relationshipIds(body.data.relationships),
+  };
+}
+
+export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const menuWrite = { permission: 'can_manage_menu', resourceType: 'menu_item' } as const;
+
+  app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
+    '/menu-items',
+    { schema: { querystring: IdsFilterQuery } },
+    async (request) => ({ data: await menuItems.listMenuItems(db, filterIds(request.query)) }),
+  );
+
+  app.get<Params>('/menu-items/:id', async (request) => ({
+    data: await menuItems.findMenuItem(db, request.params.id),
+  }));
+
+  app.post<{ Body: CreateBody }>(
+    '/menu-items',
+    { schema: { body: CreateMenuItemBody }, config: menuWrite },
+    async (request, reply) => {
+      const data = await menuItems.createMenuItem(db, toInput(request.body, true));
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.post<{ Body: Static<typeof ReorderMenuItemsBody> }>(
+    '/menu-items/reorder',
+    { schema: { body: ReorderMenuItemsBody }, config: { ...menuWrite, asyncJob: true } },
+    async (request, reply) => {
+      const data = await menuItems.reorderMenuItems(db, reorderEntries(request.body));
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
+
+  app.put<Params & { Body: UpdateBody }>(
+    '/menu-items/:id',
+    { schema: { body: UpdateMenuItemBody }, config: menuWrite },
+    async (request) => ({
+      data: await menuItems.updateMenuItem(db, request.params.id, toInput(request.body, false)),
+    }),
+  );
+
+  app.delete<Params>('/menu-items/:id', { config: menuWrite }, async (request) => ({
+    data: await menuItems.destroyMenuItem(db, request.params.id),
+  }));
+}

@@ -1,0 +1,56 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { RoleInput } from '../../domain/auth/role-rules.ts';
+import * as roles from '../../domain/auth/roles.ts';
+import { CreateRoleBody, UpdateRoleBody } from '../schemas/role.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+type Body = Static<typeof CreateRoleBody> | Static<typeof UpdateRoleBody>;
+
+function toInput(body: Body): RoleInput {
+  const { attributes = {}, relationships } = body.data;
+  return {
+    attributes,
+    inheritsFrom: relationships?.inherits_permissions_from?.data.map((role) => role.id),
+  };
+}
+
+export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  // Reading roles needs the right to manage them too: a role reveals what its tokens may do.
+  const config = { permission: 'can_manage_users' } as const;
+  const write = { ...config, resourceType: 'role' } as const;
+
+  app.get('/roles', { config }, async () => ({ data: await roles.listRoles(db) }));
+
+  app.get<Params>('/roles/:id', { config }, async (request) => ({
+    data: await roles.findRole(db, request.params.id),
+  }));
+
+  app.post<{ Body: Static<typeof CreateRoleBody> }>(
+    '/roles',
+    { schema: { body: CreateRoleBody }, config: write },
+    async (request, reply) => {
+      const data = await roles.createRole(db, toInput(request.body));
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdateRoleBody> }>(
+    '/roles/:id',
+    { schema: { body: UpdateRoleBody }, config: write },
+    async (request) => ({
+      data: await roles.updateRole(db, request.params.id, toInput(request.body)),
+    }),
+  );
+
+  app.post<Params>('/roles/:id/duplicate', { config }, async (request, reply) => {
+    const data = await roles.duplicateRole(db, request.params.id);
+    return reply.status(201).send({ data });
+  });
+
+  app.delete<Params>('/roles/:id', { config }, async (request) => ({
+    data: await roles.destroyRole(db, request.params.id),
+  }));
+}

@@ -1,0 +1,77 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { SchemaMenuItemInput } from '../../domain/menu/schema-menu-item-rules.ts';
+import * as schemaMenuItems from '../../domain/menu/schema-menu-items.ts';
+import { relationshipIds } from '../jsonapi.ts';
+import { sendResult } from '../respond.ts';
+import { filterIds, IdsFilterQuery, reorderEntries } from '../schemas/menu-tree.ts';
+import {
+  CreateSchemaMenuItemBody,
+  ReorderSchemaMenuItemsBody,
+  UpdateSchemaMenuItemBody,
+} from '../schemas/schema-menu-item.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+type CreateBody = Static<typeof CreateSchemaMenuItemBody>;
+type UpdateBody = Static<typeof UpdateSchemaMenuItemBody>;
+
+export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const schemaWrite = { permission: 'can_edit_schema', resourceType: 'schema_menu_item' } as const;
+
+  app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
+    '/schema-menu-items',
+    { schema: { querystring: IdsFilterQuery } },
+    async (request) => ({
+      data: await schemaMenuItems.listSchemaMenuItems(db, filterIds(request.query)),
+    }),
+  );
+
+  app.get<Params>('/schema-menu-items/:id', async (request) => ({
+    data: await schemaMenuItems.findSchemaMenuItem(db, request.params.id),
+  }));
+
+  app.post<{ Body: CreateBody }>(
+    '/schema-menu-items',
+    { schema: { body: CreateSchemaMenuItemBody }, config: schemaWrite },
+    async (request, reply) => {
+      const { data: document } = request.body;
+      const input: SchemaMenuItemInput = {
+        id: document.id,
+        attributes: document.attributes ?? {},
+        relationships: relationshipIds(document.relationships),
+      };
+      const data = await schemaMenuItems.createSchemaMenuItem(db, input);
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.post<{ Body: Static<typeof ReorderSchemaMenuItemsBody> }>(
+    '/schema-menu-items/reorder',
+    { schema: { body: ReorderSchemaMenuItemsBody }, config: { ...schemaWrite, asyncJob: true } },
+    async (request, reply) => {
+      const data = await schemaMenuItems.reorderSchemaMenuItems(db, reorderEntries(request.body));
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
+
+  app.put<Params & { Body: UpdateBody }>(
+    '/schema-menu-items/:id',
+    { schema: { body: UpdateSchemaMenuItemBody }, config: schemaWrite },
+    async (request) => {
+      const { attributes, relationships } = request.body.data;
+      const { children, ...toOne } = relationships ?? {};
+      const input: SchemaMenuItemInput = {
+        attributes: attributes ?? {},
+        relationships: relationshipIds(toOne),
+        children: children?.data.map((child) => child.id),
+      };
+      return { data: await schemaMenuItems.updateSchemaMenuItem(db, request.params.id, input) };
+    },
+  );
+
+  app.delete<Params>('/schema-menu-items/:id', { config: schemaWrite }, async (request) => ({
+    data: await schemaMenuItems.destroySchemaMenuItem(db, request.params.id),
+  }));
+}

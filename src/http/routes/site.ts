@@ -1,0 +1,34 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as site from '../../domain/site/service.ts';
+import { actorOf } from '../actor.ts';
+import { sendResult } from '../respond.ts';
+import { SiteQuery, UpdateSiteBody } from '../schemas/site.ts';
+import type { AppDeps } from '../types.ts';
+
+export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+
+  app.get<{ Querystring: Static<typeof SiteQuery> }>(
+    '/site',
+    { schema: { querystring: SiteQuery } },
+    async (request) => {
+      const include = request.query.include?.split(',').filter((path) => path !== '') ?? [];
+      return site.findSite(db, include);
+    },
+  );
+
+  // Each setting needs its own role flag, so the service checks permissions, not the route.
+  app.put<{ Body: Static<typeof UpdateSiteBody> }>(
+    '/site',
+    { schema: { body: UpdateSiteBody }, config: { resourceType: 'site', asyncJob: true } },
+    async (request, reply) => {
+      const data = await site.updateSite(
+        db,
+        actorOf(request).permissions,
+        request.body.data.attributes ?? {},
+      );
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
+}

@@ -1,0 +1,23 @@
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import type { Actor, Permission } from '../domain/actor.ts';
+
+/** What every route plugin receives. */
+export type AppDeps = { db: Db; config: Config };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth plugin on every authenticated route. */
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** Role flag the route requires; reads need none. */
+    permission?: Permission;
+    /** JSON:API `data.type` the request document must carry. */
+    resourceType?: string;
+    /** Served without a token (health checks). */
+    public?: boolean;
+    /** DatoCMS runs this endpoint as a job: answer 202 + job when async jobs are on. */
+    asyncJob?: boolean;
+  }
+}
