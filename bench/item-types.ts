@@ -1,0 +1,91 @@
+// Benchmark: itemTypes.update through the official client on loopback, cold and warm
+// start, and steady RSS, against a real `fieldhouse serve` process.
+// Usage: npx tsx bench/item-types.ts [--db embedded|postgres] [--updates 2000]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildClient } from '@datocms/cma-client-node';
+import pg from 'pg';
+import { runFieldhouse } from '../test/support/process.ts';
+import { percentile, printTable, rssMb } from './support.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'embedded' },
+    updates: { type: 'string', default: '2000' },
+    'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+const TOKEN = 'bench-admin-token-000000001';
+const updates = Number(values.updates);
+
+async function freshEnvironment(): Promise<{
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}> {
+  if (values.db === 'postgres') {
+    const name = `fieldhouse_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: values['postgres-url'] });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(values['postgres-url']);
+    url.pathname = `/${name}`;
+    return {
+      env: { DATABASE_URL: url.toString() },
+      cleanup: async () => {
+        const c = new pg.Client({ connectionString: values['postgres-url'] });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-'));
+  return {
+    env: { FIELDHOUSE_DATA_DIR: dir },
+    cleanup: async () => rmSync(dir, { recursive: true }),
+  };
+}
+
+async function timedStart(env: Record<string, string>) {
+  const started = performance.now();
+  // LOG_LEVEL=info: the listening line is how the start is timed; request logs go to a pipe.
+  const server = runFieldhouse(['serve'], { ...env, FIELDHOUSE_ADMIN_TOKEN: TOKEN });
+  const url = await server.listening;
+  return { server, url, ms: performance.now() - started };
+}
+
+const { env, cleanup } = await freshEnvironment();
+const cold = await timedStart(env);
+await cold.server.stop();
+const warm = await timedStart(env);
+const client = buildClient({ apiToken: TOKEN, baseUrl: warm.url, autoRetry: false });
+
+const model = await client.itemTypes.create({ name: 'Bench', api_key: 'bench' });
+for (let i = 0; i < 50; i++) await client.itemTypes.update(model.id, { hint: `warmup ${i}` });
+const samples: number[] = [];
+for (let i = 0; i < updates; i++) {
+  const t0 = performance.now();
+  await client.itemTypes.update(i % 2 ? model.id : 'bench', { hint: `hint ${i}` });
+  samples.push(performance.now() - t0);
+}
+samples.sort((a, b) => a - b);
+const pid = warm.server.child.pid ?? 0;
+const rss = rssMb(pid);
+await warm.server.stop();
+await cleanup();
+
+printTable([
+  {
+    db: values.db ?? 'embedded',
+    updates,
+    'update p50 ms': percentile(samples, 50),
+    'update p99 ms': percentile(samples, 99),
+    'updates/s': 1000 / (samples.reduce((a, b) => a + b, 0) / samples.length),
+    'cold start ms': cold.ms,
+    'warm start ms': warm.ms,
+    'steady RSS MB': rss,
+  },
+]);

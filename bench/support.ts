@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+
+/** Percentile of sorted samples (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, rank)] ?? Number.NaN;
+}
+
+/** Resident set size of a process, from /proc, in MB. */
+export function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+export function printTable(rows: Record<string, string | number>[]): void {
+  const first = rows[0];
+  if (!first) return;
+  const columns = Object.keys(first);
+  const cell = (value: string | number) =>
+    typeof value === 'number' ? value.toFixed(value < 10 ? 2 : 1) : value;
+  const widths = columns.map((c) =>
+    Math.max(c.length, ...rows.map((r) => String(cell(r[c] ?? '')).length)),
+  );
+  const line = (values: string[]) =>
+    `| ${values.map((v, i) => v.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  process.stdout.write(`${line(columns)}\n`);
+  process.stdout.write(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |\n`);
+  for (const row of rows)
+    process.stdout.write(`${line(columns.map((c) => String(cell(row[c] ?? ''))))}\n`);
+}

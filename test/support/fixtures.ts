@@ -1,0 +1,45 @@
+import type { Db } from '../../src/db/client.ts';
+import { generateId } from '../../src/domain/ids.ts';
+
+/**
+ * Inserts a field row directly: for tests of model rules that need fields to point
+ * at, independent of the fields API.
+ */
+export async function insertField(
+  db: Db,
+  itemTypeId: string,
+  field: {
+    api_key: string;
+    field_type: string;
+    validators?: Record<string, unknown>;
+    localized?: boolean;
+    default_value?: unknown;
+  },
+): Promise<string> {
+  const id = generateId();
+  const position = await db
+    .selectFrom('fields')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where('item_type_id', '=', itemTypeId)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('fields')
+    .values({
+      id,
+      item_type_id: itemTypeId,
+      fieldset_id: null,
+      label: field.api_key,
+      api_key: field.api_key,
+      field_type: field.field_type,
+      localized: field.localized ?? false,
+      validators: JSON.stringify(field.validators ?? {}),
+      appearance: JSON.stringify({ editor: 'default', parameters: {}, addons: [] }),
+      position: Number(position.count) + 1,
+      hint: null,
+      default_value: JSON.stringify(field.default_value ?? null),
+      deep_filtering_enabled: false,
+      content_link_enabled: true,
+    })
+    .execute();
+  return id;
+}
