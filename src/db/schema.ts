@@ -170,6 +170,70 @@ export type EventTable = {
   created_at: Timestamp;
 };
 
+export type WebhookTable = {
+  id: Generated<string>;
+  name: string;
+  url: string;
+  custom_payload: string | null;
+  headers: Json<Record<string, string>>;
+  events: Json<WebhookEventRule[]>;
+  http_basic_user: string | null;
+  http_basic_password: string | null;
+  enabled: boolean;
+  payload_api_version: string;
+  nested_items_in_payload: boolean;
+  auto_retry: boolean;
+  signing_secret: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+};
+
+export type WebhookEventRule = {
+  entity_type: string;
+  event_types: string[];
+  filters: { entity_type: string; entity_ids: string[] }[] | null;
+};
+
+export type WebhookCallStatus = 'pending' | 'success' | 'failed' | 'rescheduled';
+
+export type WebhookCallTable = {
+  id: Generated<string>;
+  webhook_id: string;
+  event_id: string;
+  entity_type: string;
+  event_type: string;
+  status: ColumnType<WebhookCallStatus, WebhookCallStatus | undefined, WebhookCallStatus>;
+  request_url: string | null;
+  request_headers: Json<Record<string, string> | null>;
+  request_payload: string | null;
+  response_status: number | null;
+  response_headers: Json<Record<string, string> | null>;
+  response_payload: string | null;
+  attempted_auto_retries_count: Generated<number>;
+  created_at: Timestamp;
+  last_sent_at: Date | null;
+  /** When the next attempt should run; null when nothing is left to do. */
+  due_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  next_retry_at: Date | null;
+  /** The next attempt is a manual resend: it does not count as an auto-retry. */
+  manual_resend: Generated<boolean>;
+  lease_owner: string | null;
+  lease_until: Date | null;
+};
+
+export type WebhookCallAttemptTable = {
+  id: Generated<string>;
+  webhook_call_id: string;
+  manual: boolean;
+  auto_retry_number: number;
+  started_at: Date;
+  duration_ms: number;
+  outcome: 'success' | 'failed';
+  response_status: number | null;
+  error: string | null;
+  worker: string;
+};
+
 export type Database = {
   item_types: ItemTypeTable;
   fields: FieldTable;
@@ -183,6 +247,9 @@ export type Database = {
   access_tokens: AccessTokenTable;
   jobs: JobTable;
   events: EventTable;
+  webhooks: WebhookTable;
+  webhook_calls: WebhookCallTable;
+  webhook_call_attempts: WebhookCallAttemptTable;
 };
 
 export type ItemTypeRow = Selectable<ItemTypeTable>;
@@ -196,3 +263,6 @@ export type WorkflowRow = Selectable<WorkflowTable>;
 export type SiteRow = Selectable<SiteTable>;
 export type RoleRow = Selectable<RoleTable>;
 export type AccessTokenRow = Selectable<AccessTokenTable>;
+export type EventRow = Selectable<EventTable>;
+export type WebhookRow = Selectable<WebhookTable>;
+export type WebhookCallRow = Selectable<WebhookCallTable>;
