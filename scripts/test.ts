@@ -3,8 +3,18 @@
 // Usage: tsx scripts/test.ts [embedded|postgres ...] [-- test files]
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
@@ -73,6 +83,38 @@ async function preparePostgresTemplate(): Promise<void> {
   );
 }
 
+/**
+ * Several test runs may start at once (developers, agents): only one builds a template
+ * while the others wait. mkdir is atomic; a lock older than 5 minutes is a dead run's.
+ */
+async function withTemplateLock(engine: Engine, build: () => Promise<void>): Promise<void> {
+  const lock = join('.cache', `template-${engine}.lock`);
+  mkdirSync('.cache', { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const stale = Date.now() - (statSafe(lock) ?? Date.now()) > 5 * 60_000;
+      if (stale) rmSync(lock, { recursive: true, force: true });
+      else await sleep(200);
+    }
+  }
+  try {
+    await build();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function statSafe(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}
+
 type Outcome = { passed: number; failed: number; skipped: number };
 
 function runSuite(engine: Engine, files: string[]): Promise<Outcome> {
@@ -105,7 +147,10 @@ const files = separator === -1 ? testFiles('test') : process.argv.slice(separato
 const total: Outcome = { passed: 0, failed: 0, skipped: 0 };
 for (const engine of engines) {
   process.stdout.write(`\n=== ${engine} ===\n`);
-  await (engine === 'embedded' ? prepareEmbeddedTemplate() : preparePostgresTemplate());
+  await withTemplateLock(
+    engine,
+    engine === 'embedded' ? prepareEmbeddedTemplate : preparePostgresTemplate,
+  );
   const outcome = await runSuite(engine, files);
   process.stdout.write(`${engine}: ${outcome.passed} passed, ${outcome.failed} failed\n`);
   total.passed += outcome.passed;
