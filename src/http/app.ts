@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import qs from 'qs';
+import { createMetrics, type Metrics } from '../metrics.ts';
 import { registerJsonBodyParser } from './plugins/body-parser.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerProtocolHooks } from './plugins/protocol.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { environmentRoutes } from './routes/environments.ts';
+import { healthRoutes } from './routes/health.ts';
 import { itemTypeRoutes } from './routes/item-types.ts';
 import { jobResultRoutes } from './routes/job-results.ts';
 import { menuItemRoutes } from './routes/menu-items.ts';
+import { metricsRoutes } from './routes/metrics.ts';
 import { roleRoutes } from './routes/roles.ts';
 import { schemaMenuItemRoutes } from './routes/schema-menu-items.ts';
 import { siteRoutes } from './routes/site.ts';
@@ -17,7 +20,11 @@ import type { AppDeps } from './types.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+/** `metrics` is shared with an in-process delivery worker; a fresh registry otherwise. */
+export async function buildApp(
+  deps: AppDeps,
+  metrics: Metrics = createMetrics(deps.db),
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: deps.config.logLevel },
     genReqId: () => randomUUID(),
@@ -33,6 +40,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
   app.addHook('onResponse', async (request, reply) => {
+    // Unmatched URLs share one label, so scanners cannot grow the series without bound.
+    const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');
+    metrics.httpDuration
+      .labels(request.method, route, String(reply.statusCode))
+      .observe(reply.elapsedTime / 1000);
     request.log.info(
       {
         method: request.method,
@@ -46,6 +58,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerProtocolHooks(app, deps.db);
+  await app.register(healthRoutes, deps);
+  await app.register(metricsRoutes, metrics);
   await app.register(itemTypeRoutes, deps);
   await app.register(jobResultRoutes, deps);
   await app.register(environmentRoutes, deps);

@@ -10,6 +10,7 @@ const STATUS: Record<ErrorCode, number> = {
   INVALID_ATTRIBUTES: 422,
   INVALID_POSITION: 422,
   INVALID_PARAMS: 422,
+  INVALID_FILTER_FIELDS_PARAM: 422,
   DUPLICATE_POSITIONS_FOUND: 422,
   NOT_FOUND: 404,
   INVALID_ENDPOINT: 404,
@@ -32,8 +33,12 @@ const STATUS: Record<ErrorCode, number> = {
   NON_EDITABLE_ACCESS_TOKEN: 422,
   MISSING_LOCALES: 422,
   CLASHING_FIELD_LABELS: 422,
+  SERVICE_UNAVAILABLE: 503,
   EXCEPTION: 500,
 };
+
+/** Codes the client may retry by itself: it waits and repeats a request marked transient. */
+const TRANSIENT = new Set<string>(['SERVICE_UNAVAILABLE']);
 
 export type ApiErrorEntry = {
   id: string;
@@ -61,6 +66,7 @@ function entry(code: string, details: Record<string, unknown>): ApiErrorEntry {
       code,
       doc_url: `https://www.datocms.com/docs/content-management-api/errors#${code}`,
       details,
+      ...(TRANSIENT.has(code) ? { transient: true as const } : {}),
     },
   };
 }
