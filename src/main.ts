@@ -1,4 +1,5 @@
 import { migrate } from './cli/migrate.ts';
+import { printOpenApi } from './cli/openapi.ts';
 import { serve } from './cli/serve.ts';
 import { TOKEN_USAGE, tokenCommand, UsageError } from './cli/token.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
@@ -8,6 +9,7 @@ const USAGE = `Usage: fieldhouse <command>
 
   serve              start the API (migrates and bootstraps the project first)
   migrate            apply pending database migrations and exit
+  openapi            print the API's OpenAPI 3.1 document
   ${TOKEN_USAGE.replaceAll('\n', '\n  ')}
 
 Configuration comes from environment variables (and ./.env); see the README.`;
@@ -21,6 +23,8 @@ async function main(argv: string[]): Promise<void> {
       return serve(config);
     case 'migrate':
       return migrate(config);
+    case 'openapi':
+      return printOpenApi(config);
     case 'token':
       return tokenCommand(config, rest);
     default:

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import qs from 'qs';
 import { createMetrics, type Metrics } from '../metrics.ts';
+import { VERSION } from '../version.ts';
+import { openApiRoutes, registerOpenApi } from './openapi.ts';
 import { registerJsonBodyParser } from './plugins/body-parser.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerProtocolHooks } from './plugins/protocol.ts';
@@ -15,6 +17,8 @@ import { metricsRoutes } from './routes/metrics.ts';
 import { roleRoutes } from './routes/roles.ts';
 import { schemaMenuItemRoutes } from './routes/schema-menu-items.ts';
 import { siteRoutes } from './routes/site.ts';
+import { webhookCallRoutes } from './routes/webhook-calls.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 import type { AppDeps } from './types.ts';
 
@@ -29,7 +33,7 @@ export async function buildApp(
     logger: { level: deps.config.logLevel },
     genReqId: () => randomUUID(),
     // One line per request (below) instead of Fastify's two: halves the logging cost.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: {
       ignoreTrailingSlash: true,
@@ -58,6 +62,8 @@ export async function buildApp(
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerProtocolHooks(app, deps.db);
+  await registerOpenApi(app, VERSION);
+  await app.register(openApiRoutes);
   await app.register(healthRoutes, deps);
   await app.register(metricsRoutes, metrics);
   await app.register(itemTypeRoutes, deps);
@@ -69,5 +75,7 @@ export async function buildApp(
   await app.register(schemaMenuItemRoutes, deps);
   await app.register(roleRoutes, deps);
   await app.register(accessTokenRoutes, deps);
+  await app.register(webhookRoutes, deps);
+  await app.register(webhookCallRoutes, deps);
   return app;
 }
