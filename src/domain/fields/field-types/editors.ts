@@ -1,0 +1,202 @@
+import { FIELD_TYPE_CATALOG } from './catalog.ts';
+import {
+  bool,
+  checkParams,
+  choices,
+  hexColors,
+  type ParamSpec,
+  radio,
+  subsetOf,
+  text,
+} from './params.ts';
+import { isPlainObject, type Problems, quoteList } from './problems.ts';
+import type { Appearance, FieldType } from './types.ts';
+
+const MARKDOWN_TOOLBAR = [
+  'heading',
+  'bold',
+  'italic',
+  'strikethrough',
+  'code',
+  'unordered_list',
+  'ordered_list',
+  'quote',
+  'link',
+  'image',
+  'fullscreen',
+];
+
+const WYSIWYG_TOOLBAR = [
+  'format',
+  'bold',
+  'italic',
+  'strikethrough',
+  'code',
+  'ordered_list',
+  'unordered_list',
+  'quote',
+  'table',
+  'link',
+  'image',
+  'show_source',
+  'undo',
+  'redo',
+  'align_left',
+  'align_center',
+  'align_right',
+  'align_justify',
+  'outdent',
+  'indent',
+  'fullscreen',
+];
+
+/** The client typings' default wysiwyg toolbar. */
+const WYSIWYG_DEFAULT_TOOLBAR = [
+  'format',
+  'bold',
+  'italic',
+  'strikethrough',
+  'ordered_list',
+  'unordered_list',
+  'quote',
+  'table',
+  'link',
+  'image',
+  'show_source',
+  'fullscreen',
+];
+
+const SEO_FIELDS = ['title', 'description', 'image', 'no_index', 'twitter_card'];
+const SEO_PREVIEWS = ['google', 'twitter', 'slack', 'whatsapp', 'telegram', 'facebook', 'linkedin'];
+const STRUCTURED_TEXT_NODES = ['blockquote', 'code', 'heading', 'link', 'list', 'thematicBreak'];
+const STRUCTURED_TEXT_MARKS = [
+  'strong',
+  'emphasis',
+  'underline',
+  'strikethrough',
+  'code',
+  'highlight',
+];
+const HEADING_LEVELS = [1, 2, 3, 4, 5, 6];
+
+const NO_PARAMETERS: ParamSpec = { checks: {} };
+const PLACEHOLDER: ParamSpec = { checks: { placeholder: text } };
+const OPTIONS: ParamSpec = { checks: { options: choices }, required: ['options'] };
+
+/**
+ * Every built-in editor with its parameters (spec 03 §3). Defaults are those stated in the
+ * client typings (src/fieldTypes/appearance/*.ts); parameters without one stay optional.
+ */
+export const EDITOR_RULES = {
+  single_line: { checks: { heading: bool, placeholder: text }, defaults: { heading: false } },
+  string_radio_group: { checks: { radios: choices }, required: ['radios'] },
+  string_select: OPTIONS,
+  markdown: {
+    checks: { toolbar: subsetOf(MARKDOWN_TOOLBAR) },
+    defaults: { toolbar: MARKDOWN_TOOLBAR },
+  },
+  wysiwyg: {
+    checks: { toolbar: subsetOf(WYSIWYG_TOOLBAR) },
+    defaults: { toolbar: WYSIWYG_DEFAULT_TOOLBAR },
+  },
+  textarea: PLACEHOLDER,
+  boolean: NO_PARAMETERS,
+  boolean_radio_group: {
+    checks: { positive_radio: radio, negative_radio: radio },
+    required: ['positive_radio', 'negative_radio'],
+  },
+  integer: PLACEHOLDER,
+  float: PLACEHOLDER,
+  date_picker: NO_PARAMETERS,
+  date_time_picker: NO_PARAMETERS,
+  color_picker: {
+    checks: { enable_alpha: bool, preset_colors: hexColors },
+    defaults: { enable_alpha: false, preset_colors: [] },
+  },
+  json: NO_PARAMETERS,
+  string_multi_select: OPTIONS,
+  string_checkbox_group: OPTIONS,
+  map: NO_PARAMETERS,
+  seo: {
+    checks: { fields: subsetOf(SEO_FIELDS), previews: subsetOf(SEO_PREVIEWS) },
+    defaults: { fields: SEO_FIELDS, previews: SEO_PREVIEWS },
+  },
+  slug: { checks: { url_prefix: text, placeholder: text } },
+  video: NO_PARAMETERS,
+  file: NO_PARAMETERS,
+  gallery: NO_PARAMETERS,
+  link_select: NO_PARAMETERS,
+  link_embed: NO_PARAMETERS,
+  links_select: NO_PARAMETERS,
+  links_embed: NO_PARAMETERS,
+  rich_text: { checks: { start_collapsed: bool }, defaults: { start_collapsed: false } },
+  framed_single_block: { checks: { start_collapsed: bool }, defaults: { start_collapsed: false } },
+  frameless_single_block: { checks: { start_collapsed: bool } },
+  structured_text: {
+    checks: {
+      nodes: subsetOf(STRUCTURED_TEXT_NODES),
+      marks: subsetOf(STRUCTURED_TEXT_MARKS),
+      heading_levels: subsetOf(HEADING_LEVELS),
+      blocks_start_collapsed: bool,
+      show_links_target_blank: bool,
+      show_links_meta_editor: bool,
+    },
+    defaults: {
+      nodes: STRUCTURED_TEXT_NODES,
+      marks: STRUCTURED_TEXT_MARKS,
+      heading_levels: HEADING_LEVELS,
+      blocks_start_collapsed: false,
+      show_links_target_blank: true,
+      show_links_meta_editor: false,
+    },
+  },
+} satisfies Record<string, ParamSpec>;
+
+export type EditorName = keyof typeof EDITOR_RULES;
+
+/** The type's default editor with its default parameters and no addons. */
+export function defaultAppearance(fieldType: FieldType): Appearance {
+  const editor = FIELD_TYPE_CATALOG[fieldType].defaultEditor;
+  return { editor, parameters: checkParams(EDITOR_RULES[editor], {}).params, addons: [] };
+}
+
+const APPEARANCE_KEYS = ['editor', 'parameters', 'addons', 'field_extension'];
+
+/**
+ * Checks an appearance: a built-in editor of the type (there is no plugin store, so plugin
+ * editors and addons are refused), its parameters, defaults filled. Returns it normalized.
+ */
+export function checkAppearance(
+  problems: Problems,
+  fieldType: FieldType,
+  raw: unknown,
+): Appearance {
+  if (!isPlainObject(raw)) {
+    problems.invalid('must be an object with "editor", "parameters" and "addons"');
+    return defaultAppearance(fieldType);
+  }
+  for (const key of Object.keys(raw)) {
+    if (!APPEARANCE_KEYS.includes(key))
+      problems.invalid(`unknown key "${key}" (accepted: ${quoteList(APPEARANCE_KEYS)})`);
+  }
+  const { editor, parameters, addons } = raw;
+  const editors: readonly string[] = FIELD_TYPE_CATALOG[fieldType].editors;
+  if (typeof editor !== 'string') {
+    problems.invalid('"editor" must be a string');
+    return defaultAppearance(fieldType);
+  }
+  if (!editors.includes(editor)) {
+    problems.invalid(
+      `"${editor}" is not a built-in editor for ${fieldType} fields (available: ${quoteList(editors)}); plugin editors are not supported`,
+    );
+    return defaultAppearance(fieldType);
+  }
+  if (raw.field_extension !== undefined)
+    problems.invalid('"field_extension" only applies to plugin editors, which are not supported');
+  const checked = checkParams(EDITOR_RULES[editor as EditorName], parameters);
+  for (const error of checked.errors) problems.invalid(`editor "${editor}": ${error}`);
+  if (!Array.isArray(addons)) problems.invalid('"addons" must be an array');
+  else if (addons.length > 0)
+    problems.invalid('"addons" must be empty: plugin addons are not supported');
+  return { editor, parameters: checked.params, addons: [] };
+}
