@@ -26,6 +26,11 @@ export async function openDatabase(
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolSize });
+    // An idle connection the server ends (restart, failover, admin) is dropped from the
+    // pool and replaced on the next query; unhandled, its error would end the process.
+    pool.on('error', (error) => {
+      process.emitWarning(`PostgreSQL connection lost while idle: ${error.message}`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', url: config.databaseUrl, close: () => db.destroy() };
   }
