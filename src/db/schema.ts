@@ -4,6 +4,8 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
+/** A nullable jsonb column without default: SQL NULL until something is stored. */
+type NullableJson<T> = ColumnType<T | null, string | null | undefined, string | null>;
 
 export type ItemTypeTable = {
   id: string;
@@ -204,10 +206,10 @@ export type WebhookCallTable = {
   event_type: string;
   status: ColumnType<WebhookCallStatus, WebhookCallStatus | undefined, WebhookCallStatus>;
   request_url: string | null;
-  request_headers: Json<Record<string, string> | null>;
+  request_headers: NullableJson<Record<string, string>>;
   request_payload: string | null;
   response_status: number | null;
-  response_headers: Json<Record<string, string> | null>;
+  response_headers: NullableJson<Record<string, string>>;
   response_payload: string | null;
   attempted_auto_retries_count: Generated<number>;
   created_at: Timestamp;

@@ -1,5 +1,7 @@
 import type { Trx } from '../db/transaction.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
+import { enqueueWebhookCalls } from './fan-out.ts';
+import type { MatchableEvent } from './matching.ts';
 
 export type SchemaEvent = {
   entityType: 'item_type';
@@ -9,15 +11,33 @@ export type SchemaEvent = {
   relatedEntities?: Resource[];
 };
 
+// Schema changes happen in the primary environment (the API serves no other yet).
+const ENVIRONMENT = { id: 'main', type: 'primary' } as const;
+
+/** The ids webhook filters can name this event by: a model by its id or its api_key. */
+function matchable(event: SchemaEvent): MatchableEvent {
+  const apiKey = event.entity.attributes.api_key;
+  const modelKeys = typeof apiKey === 'string' ? [event.entity.id, apiKey] : [event.entity.id];
+  return {
+    entityType: event.entityType,
+    eventType: event.eventType,
+    filterKeys: {
+      item_type: modelKeys,
+      environment: [ENVIRONMENT.id],
+      environment_type: [ENVIRONMENT.type],
+    },
+  };
+}
+
 /**
- * Records an event inside the caller's transaction: the change and its event commit
- * together or not at all, and delivery reads them from here.
+ * Records an event and its webhook deliveries inside the caller's transaction: the
+ * change, its event and its calls commit together or not at all.
  */
 export async function emitEvent(trx: Trx, event: SchemaEvent): Promise<void> {
-  await trx
+  const { id } = await trx
     .insertInto('events')
     .values({
-      environment: 'main',
+      environment: ENVIRONMENT.id,
       entity_type: event.entityType,
       event_type: event.eventType,
       entity_id: event.entity.id,
@@ -25,5 +45,7 @@ export async function emitEvent(trx: Trx, event: SchemaEvent): Promise<void> {
       previous_entity: JSON.stringify(event.previousEntity ?? null),
       related_entities: JSON.stringify(event.relatedEntities ?? []),
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await enqueueWebhookCalls(trx, id, matchable(event));
 }

@@ -1,0 +1,82 @@
+import type { Db } from '../../db/client.ts';
+import type { WebhookRow } from '../../db/schema.ts';
+import { type Queryable, violatedUniqueConstraint } from '../../db/transaction.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { presentWebhook } from '../../presenters/webhook.ts';
+import { NotFound, uniquenessFailure } from '../errors.ts';
+import * as repo from './repo.ts';
+import {
+  applyWebhookInput,
+  draftOf,
+  NEW_WEBHOOK,
+  validateWebhook,
+  type WebhookAttributesInput,
+} from './rules.ts';
+
+// Webhooks belong to the project, not to an environment, and are not schema: their
+// writes take no schema lock. The name's unique index settles races.
+
+export async function findWebhookOrFail(db: Queryable, id: string): Promise<WebhookRow> {
+  const row = await repo.findWebhook(db, id);
+  if (!row) throw new NotFound('Webhook', id);
+  return row;
+}
+
+export async function listWebhooks(db: Db): Promise<Resource[]> {
+  return (await repo.listWebhooks(db)).map(presentWebhook);
+}
+
+export async function findWebhook(db: Db, id: string): Promise<Resource> {
+  return presentWebhook(await findWebhookOrFail(db, id));
+}
+
+/** A unique index caught a race the check could not see: report it as the check would. */
+function rethrowUniqueness(error: unknown): never {
+  if (violatedUniqueConstraint(error) === 'webhooks_name_key')
+    throw uniquenessFailure('Webhook', 'name');
+  throw error;
+}
+
+export async function createWebhook(db: Db, input: WebhookAttributesInput): Promise<Resource> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const next = applyWebhookInput(NEW_WEBHOOK, input);
+      const webhook = validateWebhook(next, {
+        nameTaken: await repo.nameTaken(trx, next.name, null),
+      });
+      return presentWebhook(await repo.insertWebhook(trx, webhook));
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+export async function updateWebhook(
+  db: Db,
+  id: string,
+  input: WebhookAttributesInput,
+): Promise<Resource> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const before = await repo.findWebhookForUpdate(trx, id);
+      if (!before) throw new NotFound('Webhook', id);
+      const next = applyWebhookInput(draftOf(before), input);
+      const webhook = validateWebhook(next, {
+        nameTaken: await repo.nameTaken(trx, next.name, before.id),
+      });
+      return presentWebhook(await repo.saveWebhook(trx, before.id, webhook));
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+/** Its delivery log goes with it (the calls reference the webhook, ON DELETE CASCADE). */
+export async function destroyWebhook(db: Db, id: string): Promise<Resource> {
+  return db.transaction().execute(async (trx) => {
+    const target = await repo.findWebhookForUpdate(trx, id);
+    if (!target) throw new NotFound('Webhook', id);
+    await repo.deleteWebhook(trx, target.id);
+    return presentWebhook(target);
+  });
+}

@@ -1,0 +1,28 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as calls from '../../domain/webhook-calls/service.ts';
+import { ListWebhookCallsQuery } from '../schemas/webhook-call.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+
+export async function webhookCallRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const config = { permission: 'can_manage_webhooks' } as const;
+
+  app.get<{ Querystring: Static<typeof ListWebhookCallsQuery> }>(
+    '/webhook_calls',
+    { schema: { querystring: ListWebhookCallsQuery }, config },
+    async (request) => calls.listWebhookCalls(db, request.query),
+  );
+
+  app.get<Params>('/webhook_calls/:id', { config }, async (request) =>
+    calls.findWebhookCall(db, request.params.id),
+  );
+
+  // The client expects no result (Promise<void>): 204 is the one status it reads no body from.
+  app.post<Params>('/webhook_calls/:id/resend_webhook', { config }, async (request, reply) => {
+    await calls.resendWebhookCall(db, request.params.id);
+    return reply.status(204).send();
+  });
+}

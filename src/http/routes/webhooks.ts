@@ -1,0 +1,52 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as webhooks from '../../domain/webhooks/service.ts';
+import { removeSigningSecret, rotateSigningSecret } from '../../domain/webhooks/signing.ts';
+import { CreateWebhookBody, UpdateWebhookBody } from '../schemas/webhook.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+
+export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  // Reading needs the right too: a webhook shows its basic-auth password.
+  const config = { permission: 'can_manage_webhooks' } as const;
+  const write = { ...config, resourceType: 'webhook' } as const;
+
+  app.get('/webhooks', { config }, async () => ({ data: await webhooks.listWebhooks(db) }));
+
+  app.get<Params>('/webhooks/:id', { config }, async (request) => ({
+    data: await webhooks.findWebhook(db, request.params.id),
+  }));
+
+  app.post<{ Body: Static<typeof CreateWebhookBody> }>(
+    '/webhooks',
+    { schema: { body: CreateWebhookBody }, config: write },
+    async (request, reply) => {
+      const data = await webhooks.createWebhook(db, request.body.data.attributes);
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdateWebhookBody> }>(
+    '/webhooks/:id',
+    { schema: { body: UpdateWebhookBody }, config: write },
+    async (request) => ({
+      data: await webhooks.updateWebhook(db, request.params.id, request.body.data.attributes ?? {}),
+    }),
+  );
+
+  app.delete<Params>('/webhooks/:id', { config }, async (request) => ({
+    data: await webhooks.destroyWebhook(db, request.params.id),
+  }));
+
+  // Fieldhouse extension: opt-in Standard Webhooks signing. The secret is shown once.
+  app.post<Params>('/webhooks/:id/signing_secret', { config }, async (request) => ({
+    data: await rotateSigningSecret(db, request.params.id),
+  }));
+
+  app.delete<Params>('/webhooks/:id/signing_secret', { config }, async (request, reply) => {
+    await removeSigningSecret(db, request.params.id);
+    return reply.status(204).send();
+  });
+}

@@ -1,0 +1,43 @@
+import type { WebhookCallRow } from '../db/schema.ts';
+import { isoTime, type Resource } from './jsonapi.ts';
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
+/** Credentials never leave the log: the scheme stays visible, the rest is masked. */
+export function maskHeaders(headers: Record<string, string> | null): Record<string, string> | null {
+  if (headers === null) return null;
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      if (!SECRET_HEADERS.has(name.toLowerCase())) return [name, value];
+      const scheme = /^(\S+)\s/.exec(value)?.[1];
+      return [name, scheme ? `${scheme} [FILTERED]` : '[FILTERED]'];
+    }),
+  );
+}
+
+/**
+ * A delivery log entry. Until its first attempt the request members are null: nothing
+ * has been sent yet.
+ */
+export function presentWebhookCall(row: WebhookCallRow): Resource {
+  return {
+    type: 'webhook_call',
+    id: row.id,
+    attributes: {
+      entity_type: row.entity_type,
+      event_type: row.event_type,
+      created_at: isoTime(row.created_at),
+      request_url: row.request_url,
+      request_headers: maskHeaders(row.request_headers),
+      request_payload: row.request_payload,
+      response_status: row.response_status,
+      response_headers: maskHeaders(row.response_headers),
+      response_payload: row.response_payload,
+      attempted_auto_retries_count: row.attempted_auto_retries_count,
+      last_sent_at: isoTime(row.last_sent_at),
+      next_retry_at: isoTime(row.next_retry_at),
+      status: row.status,
+    },
+    relationships: { webhook: { data: { type: 'webhook', id: row.webhook_id } } },
+  };
+}
