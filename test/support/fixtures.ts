@@ -43,3 +43,13 @@ export async function insertField(
     .execute();
   return id;
 }
+
+/** The outbox events written for one model, oldest first. */
+export async function eventsOf(db: Db, itemTypeId: string) {
+  return db
+    .selectFrom('events')
+    .selectAll()
+    .where('entity_id', '=', itemTypeId)
+    .orderBy('id')
+    .execute();
+}

@@ -1,0 +1,189 @@
+// Benchmark: fields.update through the official client on loopback, against a real
+// `fieldhouse serve` process, in an empty project or in a big one seeded by SQL.
+// Usage: npx tsx bench/fields.ts [--db embedded|postgres] [--updates 2000]
+//                                [--models 1000 --fields 30]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildClient } from '@datocms/cma-client-node';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../src/db/client.ts';
+import { generateId } from '../src/domain/ids.ts';
+import { runFieldhouse } from '../test/support/process.ts';
+import { percentile, printTable, rssMb } from './support.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'embedded' },
+    updates: { type: 'string', default: '2000' },
+    models: { type: 'string', default: '0' },
+    fields: { type: 'string', default: '30' },
+    'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+const TOKEN = 'bench-admin-token-000000001';
+const updates = Number(values.updates);
+const seedModels = Number(values.models);
+const fieldsPerModel = Number(values.fields);
+
+type Environment = {
+  env: Record<string, string>;
+  database: { databaseUrl: string | null; dataDir: string };
+  cleanup(): Promise<void>;
+};
+
+async function freshEnvironment(): Promise<Environment> {
+  if (values.db === 'postgres') {
+    const name = `fieldhouse_bench_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: values['postgres-url'] });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(values['postgres-url']);
+    url.pathname = `/${name}`;
+    return {
+      env: { DATABASE_URL: url.toString() },
+      database: { databaseUrl: url.toString(), dataDir: '' },
+      cleanup: async () => {
+        const c = new pg.Client({ connectionString: values['postgres-url'] });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-'));
+  return {
+    env: { FIELDHOUSE_DATA_DIR: dir },
+    database: { databaseUrl: null, dataDir: dir },
+    cleanup: async () => rmSync(dir, { recursive: true }),
+  };
+}
+
+function start(env: Record<string, string>) {
+  // LOG_LEVEL=info: the listening line is how the start is seen; request logs go to a pipe.
+  return runFieldhouse(['serve'], { ...env, FIELDHOUSE_ADMIN_TOKEN: TOKEN });
+}
+
+/**
+ * Fills the project with `models` models of `fields` string fields each, by direct SQL
+ * (the embedded database has one owner, so the server is stopped meanwhile).
+ */
+async function seed(database: Environment['database'], models: number, fields: number) {
+  const handle = await openDatabase({ ...database, dbPoolSize: 1 });
+  const appearance = JSON.stringify({
+    editor: 'single_line',
+    parameters: { heading: false, placeholder: null },
+    addons: [],
+  });
+  try {
+    const chunk = 100;
+    for (let first = 0; first < models; first += chunk) {
+      const itemTypes = Array.from({ length: Math.min(chunk, models - first) }, (_, i) => ({
+        id: generateId(),
+        name: `Seeded ${first + i}`,
+        api_key: `seeded_m${first + i}`,
+        singleton: false,
+        sortable: false,
+        tree: false,
+        modular_block: false,
+        draft_mode_active: false,
+        draft_saving_active: false,
+        all_locales_required: false,
+        ordering_direction: null,
+        ordering_meta: null,
+        collection_appearance: 'compact' as const,
+        hint: null,
+        inverse_relationships_enabled: false,
+        has_singleton_item: false,
+        ordering_field_id: null,
+        presentation_title_field_id: null,
+        presentation_image_field_id: null,
+        title_field_id: null,
+        image_preview_field_id: null,
+        excerpt_field_id: null,
+        workflow_id: null,
+        singleton_item_id: null,
+      }));
+      await handle.db.insertInto('item_types').values(itemTypes).execute();
+      const rows = itemTypes.flatMap((itemType) =>
+        Array.from({ length: fields }, (_, position) => ({
+          id: generateId(),
+          item_type_id: itemType.id,
+          fieldset_id: null,
+          label: `Field ${position}`,
+          api_key: `field${position}`,
+          field_type: 'string',
+          localized: false,
+          validators: '{}',
+          appearance,
+          position: position + 1,
+          hint: null,
+          default_value: 'null',
+          deep_filtering_enabled: false,
+          content_link_enabled: true,
+        })),
+      );
+      await handle.db.insertInto('fields').values(rows).execute();
+    }
+    await sql`ANALYZE`.execute(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+const { env, database, cleanup } = await freshEnvironment();
+// The first start migrates and creates the project.
+const first = start(env);
+await first.listening;
+await first.stop();
+
+const seedStarted = performance.now();
+if (seedModels > 0) await seed(database, seedModels, fieldsPerModel);
+const seedMs = performance.now() - seedStarted;
+
+const server = start(env);
+const client = buildClient({ apiToken: TOKEN, baseUrl: await server.listening, autoRetry: false });
+const model = await client.itemTypes.create({ name: 'Bench', api_key: 'bench' });
+const fields: { id: string; api_key: string }[] = [];
+for (let i = 0; i < fieldsPerModel; i++) {
+  fields.push(
+    await client.fields.create(model.id, {
+      label: `Bench field ${i}`,
+      api_key: `bench${i}`,
+      field_type: 'string',
+    }),
+  );
+}
+const target = (i: number) => {
+  const field = fields[i % fields.length];
+  if (!field) throw new Error('no field to update');
+  // Both identifier forms the API accepts.
+  return i % 2 ? field.id : `bench::${field.api_key}`;
+};
+for (let i = 0; i < 50; i++) await client.fields.update(target(i), { hint: `warmup ${i}` });
+const samples: number[] = [];
+for (let i = 0; i < updates; i++) {
+  const t0 = performance.now();
+  await client.fields.update(target(i), { hint: `hint ${i}` });
+  samples.push(performance.now() - t0);
+}
+samples.sort((a, b) => a - b);
+const rss = rssMb(server.child.pid ?? 0);
+await server.stop();
+await cleanup();
+
+printTable([
+  {
+    db: values.db ?? 'embedded',
+    project: seedModels > 0 ? `${seedModels + 1} models x ${fieldsPerModel}` : 'empty',
+    updates: String(updates),
+    'update p50 ms': percentile(samples, 50),
+    'update p99 ms': percentile(samples, 99),
+    'updates/s': 1000 / (samples.reduce((a, b) => a + b, 0) / samples.length),
+    'seed s': seedMs / 1000,
+    'steady RSS MB': rss,
+  },
+]);

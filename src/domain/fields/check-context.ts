@@ -1,0 +1,39 @@
+import type { Queryable } from '../../db/transaction.ts';
+import {
+  type FieldCheckContext,
+  type FieldDefinition,
+  referencedItemTypeIds,
+} from './field-types/index.ts';
+import type { ModelState } from './model-state.ts';
+
+export async function siteLocales(db: Queryable): Promise<string[]> {
+  const site = await db.selectFrom('site').select('locales').executeTakeFirstOrThrow();
+  return site.locales;
+}
+
+/** What the field-type registry needs from the database to check this definition. */
+export async function loadCheckContext(
+  db: Queryable,
+  state: ModelState,
+  fieldId: string,
+  definition: FieldDefinition,
+  locales: string[],
+): Promise<FieldCheckContext> {
+  const ids = referencedItemTypeIds(definition.validators);
+  const itemTypes =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('item_types')
+          .select(['id', 'modular_block'])
+          .where('id', 'in', ids)
+          .execute();
+  return {
+    locales,
+    itemTypes: new Map(itemTypes.map((row) => [row.id, { modular_block: row.modular_block }])),
+    siblingFields: state.fields
+      .filter((field) => field.id !== fieldId)
+      .map((field) => ({ id: field.id, field_type: field.field_type })),
+    isBlockModel: state.itemType.modular_block,
+  };
+}

@@ -1,0 +1,125 @@
+import { sql } from 'kysely';
+import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
+import type { Queryable, Trx } from '../../db/transaction.ts';
+import { emitEvent } from '../../events/outbox.ts';
+import { presentItemType } from '../../presenters/item-type.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { NotFound } from '../errors.ts';
+import { arrangeChildren } from '../item-types/repo.ts';
+
+/** What field rules and the model's presentation read of each field. */
+export type FieldSummary = Pick<
+  FieldRow,
+  'id' | 'item_type_id' | 'fieldset_id' | 'position' | 'field_type' | 'api_key' | 'label'
+>;
+
+/**
+ * A model with a summary of its fields and its fieldsets: what field and fieldset
+ * changes check against. Summaries, because decoding every field's JSON columns
+ * would dominate the cost of a field update.
+ */
+export type ModelState = {
+  itemType: ItemTypeRow;
+  fields: FieldSummary[];
+  fieldsets: Pick<FieldsetRow, 'id' | 'item_type_id' | 'position'>[];
+};
+
+export async function loadModelState(db: Queryable, itemTypeId: string): Promise<ModelState> {
+  const [itemType, fields, fieldsets] = await Promise.all([
+    db.selectFrom('item_types').selectAll().where('id', '=', itemTypeId).executeTakeFirst(),
+    db
+      .selectFrom('fields')
+      .select(['id', 'item_type_id', 'fieldset_id', 'position', 'field_type', 'api_key', 'label'])
+      .where('item_type_id', '=', itemTypeId)
+      .orderBy('position')
+      .orderBy('seq')
+      .execute(),
+    db
+      .selectFrom('fieldsets')
+      .select(['id', 'item_type_id', 'position'])
+      .where('item_type_id', '=', itemTypeId)
+      .orderBy('position')
+      .orderBy('seq')
+      .execute(),
+  ]);
+  if (!itemType) throw new NotFound('Item type', itemTypeId);
+  return { itemType, fields, fieldsets };
+}
+
+/** The model as the item-type API presents it, fields in form order. */
+export function presentModel(state: ModelState): Resource {
+  const children = arrangeChildren(state, [state.itemType.id]).get(state.itemType.id);
+  return presentItemType(state.itemType, children ?? { fieldIds: [], fieldsetIds: [] });
+}
+
+/** Full rows of these fields of the model, in form order (the order of `state`). */
+export async function fullFieldsInFormOrder(
+  db: Queryable,
+  state: ModelState,
+  only?: ReadonlySet<string>,
+): Promise<FieldRow[]> {
+  const ids = (
+    arrangeChildren(state, [state.itemType.id]).get(state.itemType.id)?.fieldIds ?? []
+  ).filter((id) => !only || only.has(id));
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('fields').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** Any change to a model's fields or fieldsets is an update of the model (spec 02 §10). */
+export async function emitModelUpdate(
+  trx: Trx,
+  previous: Resource,
+  entity: Resource,
+): Promise<void> {
+  await emitEvent(trx, {
+    entityType: 'item_type',
+    eventType: 'update',
+    entity,
+    previousEntity: previous,
+  });
+}
+
+/**
+ * A field with its model's state, in one round trip: the hot path of every field
+ * update. `idOrKey` is a field id or `<model_api_key>::<field_api_key>`.
+ */
+export async function loadFieldWithModel(
+  db: Queryable,
+  idOrKey: string,
+): Promise<{ field: FieldRow; state: ModelState } | null> {
+  const separator = idOrKey.indexOf('::');
+  let query = db
+    .selectFrom('fields as f')
+    .innerJoin('item_types as it', 'it.id', 'f.item_type_id')
+    .selectAll('it')
+    .select([
+      sql<FieldJson>`row_to_json(f.*)`.as('field'),
+      sql<FieldSummary[]>`(SELECT coalesce(json_agg(json_build_object(
+          'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
+          'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
+          'label', s.label) ORDER BY s.position, s.seq), '[]')
+        FROM fields s WHERE s.item_type_id = f.item_type_id)`.as('field_summaries'),
+      sql<ModelState['fieldsets']>`(SELECT coalesce(json_agg(json_build_object(
+          'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
+          ORDER BY g.position, g.seq), '[]')
+        FROM fieldsets g WHERE g.item_type_id = f.item_type_id)`.as('fieldset_summaries'),
+    ]);
+  query =
+    separator === -1
+      ? query.where('f.id', '=', idOrKey)
+      : query
+          .where('it.api_key', '=', idOrKey.slice(0, separator))
+          .where('f.api_key', '=', idOrKey.slice(separator + 2));
+  const row = await query.executeTakeFirst();
+  if (!row) return null;
+  const { field, field_summaries, fieldset_summaries, ...itemType } = row;
+  return {
+    field: { ...field, seq: String(field.seq), created_at: new Date(field.created_at) },
+    state: { itemType, fields: field_summaries, fieldsets: fieldset_summaries },
+  };
+}
+
+/** A field row as row_to_json gives it: timestamps as strings, bigints as numbers. */
+type FieldJson = Omit<FieldRow, 'seq' | 'created_at'> & { seq: number; created_at: string };

@@ -1,0 +1,313 @@
+import type { Db } from '../../db/client.ts';
+import type { FieldRow } from '../../db/schema.ts';
+import { inSchemaTransaction, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
+import { presentField } from '../../presenters/field.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { checkApiKey } from '../api-key.ts';
+import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { generateId } from '../ids.ts';
+import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
+import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { checkNewId } from '../new-ids.ts';
+import type { GroupKey } from '../positions/order.ts';
+import {
+  moveMember,
+  type Placement,
+  placeAfter,
+  placeNew,
+  removeMember,
+} from '../positions/placement.ts';
+import type { FieldInput, NewFieldInput } from './attributes.ts';
+import { loadCheckContext, siteLocales } from './check-context.ts';
+import { checkFieldDefinition, type FieldDefinition } from './field-types/index.ts';
+import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from './model-links.ts';
+import {
+  emitModelUpdate,
+  fullFieldsInFormOrder,
+  loadFieldWithModel,
+  loadModelState,
+  type ModelState,
+  presentModel,
+} from './model-state.ts';
+import * as repo from './repo.ts';
+import {
+  applyFieldInput,
+  checkFieldAttributes,
+  checkLabelClash,
+  definitionOf,
+  freeCopyNumber,
+  newDefinition,
+  touchesDefinition,
+  updatedDefinition,
+} from './rules.ts';
+
+/** A changed field, with its model (and any field that shifted) for `included`. */
+export type FieldChange = { field: Resource; included: Resource[] };
+
+function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKey {
+  return { itemTypeId: field.item_type_id, fieldsetId: field.fieldset_id };
+}
+
+/** A unique index caught a race the checks could not see: report it as the checks would. */
+function rethrowUniqueness(error: unknown): never {
+  const constraint = violatedUniqueConstraint(error);
+  if (constraint === 'fields_item_type_api_key_key') throw uniquenessFailure('Field', 'api_key');
+  if (constraint === 'fields_pkey') throw uniquenessFailure('Field', 'id');
+  throw error;
+}
+
+export async function listFields(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
+  const state = await loadModelState(db, itemType.id);
+  return (await fullFieldsInFormOrder(db, state)).map(presentField);
+}
+
+export async function findField(db: Db, idOrKey: string): Promise<Resource> {
+  return presentField(await repo.findFieldOrFail(db, idOrKey));
+}
+
+/** Fields of any model whose validators name this model. */
+export async function referencingFields(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
+  return (await fieldsReferencing(db, itemType.id)).map(presentField);
+}
+
+/** The referencing fields, then this model's own fields that link to records. */
+export async function relatedFields(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
+  const [referencing, state] = await Promise.all([
+    fieldsReferencing(db, itemType.id),
+    loadModelState(db, itemType.id),
+  ]);
+  const links = (await fullFieldsInFormOrder(db, state)).filter((field) =>
+    LINK_VALIDATORS.some((name) => field.validators[name] !== undefined),
+  );
+  const seen = new Set(referencing.map((field) => field.id));
+  return [...referencing, ...links.filter((field) => !seen.has(field.id))].map(presentField);
+}
+
+/** Checks the definition against the registry when the request touched it. */
+async function checkDefinition(
+  trx: Trx,
+  issues: Issues,
+  state: ModelState,
+  fieldId: string,
+  definition: FieldDefinition,
+  locales: string[],
+): Promise<FieldDefinition> {
+  const context = await loadCheckContext(trx, state, fieldId, definition, locales);
+  return checkFieldDefinition(issues, definition, context);
+}
+
+export async function createField(
+  db: Db,
+  itemTypeIdOrKey: string,
+  input: NewFieldInput,
+): Promise<FieldChange> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      const owner = await findItemTypeOrFail(trx, itemTypeIdOrKey);
+      const [state, locales] = await Promise.all([loadModelState(trx, owner.id), siteLocales(trx)]);
+      const issues = new Issues('Field');
+      await checkNewId(trx, issues, 'id', input.id, 'fields');
+      const a = input.attributes;
+      const blank = blankField(input.id ?? generateId(), owner.id, a.field_type);
+      const draft = applyFieldInput(blank, input, newDefinition(a.field_type, a, locales));
+      checkFieldAttributes(issues, draft, a, {
+        isCreate: true,
+        siblings: state.fields,
+        fieldsetIds: new Set(state.fieldsets.map((fieldset) => fieldset.id)),
+      });
+      const definition = await checkDefinition(
+        trx,
+        issues,
+        state,
+        draft.id,
+        definitionOf(draft),
+        locales,
+      );
+      issues.throwIfAny();
+      checkLabelClash(draft, state.fields);
+      const placement = await placeNew(
+        trx,
+        groupOf(draft),
+        { kind: 'field', id: draft.id },
+        a.position,
+      );
+      const row = await repo.insertField(trx, {
+        ...draft,
+        ...definition,
+        position: placement.position,
+      });
+      const entity = presentModel(await loadModelState(trx, owner.id));
+      await emitModelUpdate(trx, presentModel(state), entity);
+      return { field: presentField(row), included: [entity] };
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+function blankField(id: string, itemTypeId: string, fieldType: string): repo.FieldDraft {
+  return {
+    id,
+    item_type_id: itemTypeId,
+    fieldset_id: null,
+    label: '',
+    api_key: '',
+    field_type: fieldType,
+    localized: false,
+    validators: {},
+    appearance: {},
+    position: 0,
+    hint: null,
+    default_value: null,
+    deep_filtering_enabled: false,
+    content_link_enabled: true,
+  };
+}
+
+export async function updateField(
+  db: Db,
+  idOrKey: string,
+  input: FieldInput,
+): Promise<FieldChange> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      const found = await loadFieldWithModel(trx, idOrKey);
+      if (!found) throw new NotFound('Field', idOrKey);
+      const { field: before, state } = found;
+      const a = input.attributes;
+      const definitionTouched = touchesDefinition(a);
+      const locales = definitionTouched ? await siteLocales(trx) : [];
+      const previous = presentModel(state);
+      const siblings = state.fields.filter((field) => field.id !== before.id);
+      const issues = new Issues('Field');
+      const current = definitionOf(before);
+      const requested = definitionTouched
+        ? updatedDefinition(issues, current, a, locales)
+        : current;
+      const draft = applyFieldInput(before, input, requested ?? current);
+      checkFieldAttributes(issues, draft, a, {
+        isCreate: false,
+        siblings,
+        fieldsetIds: new Set(state.fieldsets.map((fieldset) => fieldset.id)),
+      });
+      const definition =
+        requested && definitionTouched
+          ? await checkDefinition(trx, issues, state, before.id, requested, locales)
+          : current;
+      issues.throwIfAny();
+      if (a.label !== undefined && a.label !== before.label) checkLabelClash(draft, siblings);
+
+      const next: repo.FieldDraft = { ...draft, ...definition };
+      const placement = await moveIfAsked(trx, before, draft, a.position);
+      const moves = placement !== null;
+      if (placement) next.position = placement.position;
+      if (repo.changedColumns(before, next).length === 0)
+        return { field: presentField(before), included: [previous] };
+
+      const row = await repo.saveField(trx, before, next);
+      const itemType = await releaseRelationships(
+        trx,
+        state.itemType,
+        releasedRelationships(state.itemType, row.id, row.field_type),
+      );
+      const after =
+        moves || itemType !== state.itemType ? await loadModelState(trx, row.item_type_id) : null;
+      const entity = after ? presentModel(after) : previous;
+      await emitModelUpdate(trx, previous, entity);
+      const shiftedIds = new Set(
+        (placement?.shifted ?? [])
+          .filter((member) => member.kind === 'field')
+          .map((member) => member.id),
+      );
+      const shiftedFields =
+        after && shiftedIds.size > 0 ? await fullFieldsInFormOrder(trx, after, shiftedIds) : [];
+      return {
+        field: presentField(row),
+        included: [entity, ...shiftedFields.map(presentField)],
+      };
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}
+
+/** A new fieldset, or a new position, moves the field; null when neither was asked. */
+async function moveIfAsked(
+  trx: Trx,
+  before: FieldRow,
+  draft: repo.FieldDraft,
+  position: number | undefined,
+): Promise<Placement | null> {
+  const moves =
+    draft.fieldset_id !== before.fieldset_id ||
+    (position !== undefined && position !== before.position);
+  if (!moves) return null;
+  return moveMember(
+    trx,
+    { kind: 'field', id: before.id },
+    groupOf(before),
+    groupOf(draft),
+    position,
+  );
+}
+
+/**
+ * Deletes a field. Model relationships pointing at it are cleared; a field another
+ * field's slug is generated from is refused (REQUIRED_BY_ASSOCIATION).
+ */
+export async function destroyField(db: Db, idOrKey: string): Promise<FieldChange> {
+  return inSchemaTransaction(db, async (trx) => {
+    const field = await repo.findFieldOrFail(trx, idOrKey);
+    const state = await loadModelState(trx, field.item_type_id);
+    await refuseIfSlugSource(trx, field);
+    await releaseRelationships(
+      trx,
+      state.itemType,
+      releasedRelationships(state.itemType, field.id, null),
+    );
+    await removeMember(trx, groupOf(field), field.id);
+    await repo.deleteField(trx, field.id);
+    const entity = presentModel(await loadModelState(trx, field.item_type_id));
+    await emitModelUpdate(trx, presentModel(state), entity);
+    return { field: presentField(field), included: [entity] };
+  });
+}
+
+/**
+ * Copies a field into the same model and fieldset, right after the original:
+ * "<label> (copy #N)" and "<api_key>_copyN" with the smallest free N (spec 02 §10).
+ */
+export async function duplicateField(db: Db, idOrKey: string): Promise<FieldChange> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      const source = await repo.findFieldOrFail(trx, idOrKey);
+      const state = await loadModelState(trx, source.item_type_id);
+      const n = freeCopyNumber(source, state.fields);
+      const { seq: _seq, created_at: _created, ...copy } = source;
+      const draft: repo.FieldDraft = {
+        ...copy,
+        id: generateId(),
+        label: `${source.label} (copy #${n})`,
+        api_key: `${source.api_key}_copy${n}`,
+      };
+      const issues = new Issues('Field');
+      checkApiKey(issues, draft.api_key, { taken: false });
+      issues.throwIfAny();
+      const placement = await placeAfter(
+        trx,
+        groupOf(source),
+        { kind: 'field', id: draft.id },
+        source.id,
+      );
+      const row = await repo.insertField(trx, { ...draft, position: placement.position });
+      const entity = presentModel(await loadModelState(trx, source.item_type_id));
+      await emitModelUpdate(trx, presentModel(state), entity);
+      return { field: presentField(row), included: [entity] };
+    });
+  } catch (error) {
+    rethrowUniqueness(error);
+  }
+}

@@ -1,0 +1,146 @@
+import type { Db } from '../../db/client.ts';
+import type { FieldsetRow } from '../../db/schema.ts';
+import {
+  inSchemaTransaction,
+  type Queryable,
+  violatedUniqueConstraint,
+} from '../../db/transaction.ts';
+import { presentFieldset } from '../../presenters/fieldset.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { emitModelUpdate, loadModelState, presentModel } from '../fields/model-state.ts';
+import { generateId } from '../ids.ts';
+import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { checkNewId } from '../new-ids.ts';
+import { loadGroup, storeGroup } from '../positions/group-store.ts';
+import { type GroupKey, without } from '../positions/order.ts';
+import { moveMember, placeNew } from '../positions/placement.ts';
+import type { FieldsetInput } from './attributes.ts';
+import { applyFieldsetAttributes, blankFieldset, checkFieldset } from './rules.ts';
+
+function topLevelOf(itemTypeId: string): GroupKey {
+  return { itemTypeId, fieldsetId: null };
+}
+
+async function findFieldsetOrFail(db: Queryable, id: string): Promise<FieldsetRow> {
+  const row = await db.selectFrom('fieldsets').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw new NotFound('Fieldset', id);
+  return row;
+}
+
+export async function listFieldsets(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
+  const rows = await db
+    .selectFrom('fieldsets')
+    .selectAll()
+    .where('item_type_id', '=', itemType.id)
+    .orderBy('position')
+    .orderBy('seq')
+    .execute();
+  return rows.map(presentFieldset);
+}
+
+export async function findFieldset(db: Db, id: string): Promise<Resource> {
+  return presentFieldset(await findFieldsetOrFail(db, id));
+}
+
+export async function createFieldset(
+  db: Db,
+  itemTypeIdOrKey: string,
+  input: FieldsetInput,
+): Promise<Resource> {
+  try {
+    return await inSchemaTransaction(db, async (trx) => {
+      const owner = await findItemTypeOrFail(trx, itemTypeIdOrKey);
+      const state = await loadModelState(trx, owner.id);
+      const issues = new Issues('Fieldset');
+      await checkNewId(trx, issues, 'id', input.id, 'fieldsets');
+      const draft = applyFieldsetAttributes(
+        blankFieldset(input.id ?? generateId(), owner.id),
+        input.attributes,
+      );
+      checkFieldset(issues, draft, true, input.attributes);
+      issues.throwIfAny();
+      const placement = await placeNew(
+        trx,
+        topLevelOf(owner.id),
+        { kind: 'fieldset', id: draft.id },
+        input.attributes.position,
+      );
+      const row = await trx
+        .insertInto('fieldsets')
+        .values({ ...draft, position: placement.position })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const entity = presentModel(await loadModelState(trx, owner.id));
+      await emitModelUpdate(trx, presentModel(state), entity);
+      return presentFieldset(row);
+    });
+  } catch (error) {
+    if (violatedUniqueConstraint(error) === 'fieldsets_pkey')
+      throw uniquenessFailure('Fieldset', 'id');
+    throw error;
+  }
+}
+
+export async function updateFieldset(db: Db, id: string, input: FieldsetInput): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const before = await findFieldsetOrFail(trx, id);
+    const a = input.attributes;
+    const draft = applyFieldsetAttributes(before, a);
+    const issues = new Issues('Fieldset');
+    checkFieldset(issues, draft, false, a);
+    issues.throwIfAny();
+    const moves = a.position !== undefined && a.position !== before.position;
+    const unchanged =
+      !moves &&
+      draft.title === before.title &&
+      draft.hint === before.hint &&
+      draft.collapsible === before.collapsible &&
+      draft.start_collapsed === before.start_collapsed;
+    if (unchanged) return presentFieldset(before);
+
+    const state = await loadModelState(trx, before.item_type_id);
+    const group = topLevelOf(before.item_type_id);
+    const position = moves
+      ? (await moveMember(trx, { kind: 'fieldset', id }, group, group, a.position)).position
+      : before.position;
+    const row = await trx
+      .updateTable('fieldsets')
+      .set({
+        title: draft.title,
+        hint: draft.hint,
+        collapsible: draft.collapsible,
+        start_collapsed: draft.start_collapsed,
+        position,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const previous = presentModel(state);
+    const entity = moves ? presentModel(await loadModelState(trx, row.item_type_id)) : previous;
+    await emitModelUpdate(trx, previous, entity);
+    return presentFieldset(row);
+  });
+}
+
+/**
+ * Deletes a fieldset. Its fields are kept: they move to the top level, appended in
+ * their order, and the top level closes the fieldset's gap (spec 05 §4).
+ */
+export async function destroyFieldset(db: Db, id: string): Promise<Resource> {
+  return inSchemaTransaction(db, async (trx) => {
+    const fieldset = await findFieldsetOrFail(trx, id);
+    const state = await loadModelState(trx, fieldset.item_type_id);
+    const topLevel = topLevelOf(fieldset.item_type_id);
+    const [top, inside] = await Promise.all([
+      loadGroup(trx, topLevel),
+      loadGroup(trx, { itemTypeId: fieldset.item_type_id, fieldsetId: id }),
+    ]);
+    await storeGroup(trx, topLevel, top, [...without(top, id), ...inside]);
+    await trx.deleteFrom('fieldsets').where('id', '=', id).execute();
+    const entity = presentModel(await loadModelState(trx, fieldset.item_type_id));
+    await emitModelUpdate(trx, presentModel(state), entity);
+    return presentFieldset(fieldset);
+  });
+}

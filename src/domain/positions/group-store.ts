@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Queryable, Trx } from '../../db/transaction.ts';
+import type { GroupKey, Member, Placed } from './order.ts';
+
+/**
+ * The members of one group in display order: by position, a fieldset before a field
+ * on a tie (as the model's form shows them), then by age.
+ */
+export async function loadGroup(db: Queryable, key: GroupKey): Promise<Placed[]> {
+  let fieldsQuery = db
+    .selectFrom('fields')
+    .select(['id', 'position', 'seq'])
+    .where('item_type_id', '=', key.itemTypeId);
+  fieldsQuery =
+    key.fieldsetId === null
+      ? fieldsQuery.where('fieldset_id', 'is', null)
+      : fieldsQuery.where('fieldset_id', '=', key.fieldsetId);
+  const [fields, fieldsets] = await Promise.all([
+    fieldsQuery.execute(),
+    key.fieldsetId === null
+      ? db
+          .selectFrom('fieldsets')
+          .select(['id', 'position', 'seq'])
+          .where('item_type_id', '=', key.itemTypeId)
+          .execute()
+      : Promise.resolve([]),
+  ]);
+  const rows = [
+    ...fieldsets.map((row) => ({ ...row, kind: 'fieldset' as const })),
+    ...fields.map((row) => ({ ...row, kind: 'field' as const })),
+  ];
+  rows.sort(
+    (a, b) =>
+      a.position - b.position ||
+      Number(b.kind === 'fieldset') - Number(a.kind === 'fieldset') ||
+      Number(BigInt(a.seq) - BigInt(b.seq)),
+  );
+  return rows.map((row) => ({ kind: row.kind, id: row.id, position: row.position }));
+}
+
+/**
+ * Stores `after` as the group's order: every existing member whose position changed,
+ * or which arrived from another group, gets its new place in one statement per table.
+ * Members not stored yet (a field being created) are the caller's to insert.
+ * Returns the members that moved.
+ */
+export async function storeGroup(
+  trx: Trx,
+  key: GroupKey,
+  before: readonly Placed[],
+  after: readonly Member[],
+): Promise<Placed[]> {
+  const previous = new Map(before.map((member) => [member.id, member.position]));
+  const moved = after
+    .map((member, index) => ({ ...member, position: index + 1 }))
+    .filter((member) => previous.get(member.id) !== member.position);
+  const fields = moved.filter((member) => member.kind === 'field');
+  const fieldsets = moved.filter((member) => member.kind === 'fieldset');
+  if (fields.length > 0) {
+    await sql`UPDATE fields AS f SET position = v.position, fieldset_id = ${key.fieldsetId}
+      FROM (VALUES ${valueRows(fields)}) AS v(id, position)
+      WHERE f.id = v.id AND f.item_type_id = ${key.itemTypeId}`.execute(trx);
+  }
+  if (fieldsets.length > 0) {
+    await sql`UPDATE fieldsets AS f SET position = v.position
+      FROM (VALUES ${valueRows(fieldsets)}) AS v(id, position)
+      WHERE f.id = v.id AND f.item_type_id = ${key.itemTypeId}`.execute(trx);
+  }
+  return moved;
+}
+
+function valueRows(members: Placed[]) {
+  return sql.join(members.map((m) => sql`(${m.id}::text, ${m.position}::integer)`));
+}

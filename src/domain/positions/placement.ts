@@ -1,0 +1,89 @@
+import type { Trx } from '../../db/transaction.ts';
+import { DomainError } from '../errors.ts';
+import { loadGroup, storeGroup } from './group-store.ts';
+import {
+  type GroupKey,
+  type Member,
+  type Placed,
+  positionProblem,
+  sameGroup,
+  withInserted,
+  without,
+} from './order.ts';
+
+/** Where a member ended up, and the siblings that shifted to make room or close a gap. */
+export type Placement = { position: number; shifted: Placed[] };
+
+function checkPosition(position: number | undefined, size: number): void {
+  if (position === undefined) return;
+  const problem = positionProblem(position, size);
+  if (problem) throw new DomainError('INVALID_POSITION', `position ${problem}`, { position });
+}
+
+function placementOf(after: readonly Member[], moved: Placed[], id: string): Placement {
+  return {
+    position: after.findIndex((member) => member.id === id) + 1,
+    shifted: moved.filter((member) => member.id !== id),
+  };
+}
+
+/**
+ * Makes room for a member about to be created: at `position` (siblings from there on
+ * shift down) or last. The caller inserts the member with the position returned.
+ */
+export async function placeNew(
+  trx: Trx,
+  key: GroupKey,
+  member: Member,
+  position: number | undefined,
+): Promise<Placement> {
+  const before = await loadGroup(trx, key);
+  checkPosition(position, before.length + 1);
+  const after = withInserted(before, member, position);
+  return placementOf(after, await storeGroup(trx, key, before, after), member.id);
+}
+
+/** Makes room for a member about to be created right after `afterId` (a copy of it). */
+export async function placeAfter(
+  trx: Trx,
+  key: GroupKey,
+  member: Member,
+  afterId: string,
+): Promise<Placement> {
+  const before = await loadGroup(trx, key);
+  const index = before.findIndex((sibling) => sibling.id === afterId);
+  const after = withInserted(before, member, index === -1 ? undefined : index + 2);
+  return placementOf(after, await storeGroup(trx, key, before, after), member.id);
+}
+
+/**
+ * Moves an existing member within its group or into another one (last there when no
+ * position is given). Both groups stay contiguous; the member's row is updated too.
+ */
+export async function moveMember(
+  trx: Trx,
+  member: Member,
+  from: GroupKey,
+  to: GroupKey,
+  position: number | undefined,
+): Promise<Placement> {
+  if (sameGroup(from, to)) {
+    const before = await loadGroup(trx, to);
+    checkPosition(position, before.length);
+    const after = withInserted(before, member, position);
+    return placementOf(after, await storeGroup(trx, to, before, after), member.id);
+  }
+  const [fromBefore, toBefore] = await Promise.all([loadGroup(trx, from), loadGroup(trx, to)]);
+  checkPosition(position, toBefore.length + 1);
+  const fromAfter = without(fromBefore, member.id);
+  const toAfter = withInserted(toBefore, member, position);
+  const closed = await storeGroup(trx, from, fromBefore, fromAfter);
+  const opened = await storeGroup(trx, to, toBefore, toAfter);
+  return placementOf(toAfter, [...closed, ...opened], member.id);
+}
+
+/** Takes a member out of its group before it is deleted; the siblings after it shift up. */
+export async function removeMember(trx: Trx, key: GroupKey, id: string): Promise<Placed[]> {
+  const before = await loadGroup(trx, key);
+  return storeGroup(trx, key, before, without(before, id));
+}

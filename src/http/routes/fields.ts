@@ -1,0 +1,74 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as fields from '../../domain/fields/service.ts';
+import { sendResult } from '../respond.ts';
+import { CreateFieldBody, fieldInput, newFieldInput, UpdateFieldBody } from '../schemas/field.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+
+/** Field changes are jobs in DatoCMS; the document is the job's payload (spec 02 §1). */
+function changeDocument(change: fields.FieldChange) {
+  return { data: change.field, included: change.included };
+}
+
+export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const fieldWrite = {
+    permission: 'can_edit_schema',
+    resourceType: 'field',
+    asyncJob: true,
+  } as const;
+
+  app.get<Params>('/item-types/:id/fields', async (request) => ({
+    data: await fields.listFields(db, request.params.id),
+  }));
+
+  app.get<Params>('/item-types/:id/fields/referencing', async (request) => ({
+    data: await fields.referencingFields(db, request.params.id),
+  }));
+
+  app.get<Params>('/item-types/:id/fields/related', async (request) => ({
+    data: await fields.relatedFields(db, request.params.id),
+  }));
+
+  app.get<Params>('/fields/:id', async (request) => ({
+    data: await fields.findField(db, request.params.id),
+  }));
+
+  app.post<Params & { Body: Static<typeof CreateFieldBody> }>(
+    '/item-types/:id/fields',
+    { schema: { body: CreateFieldBody }, config: fieldWrite },
+    async (request, reply) => {
+      const change = await fields.createField(db, request.params.id, newFieldInput(request.body));
+      return sendResult(deps, request, reply, 201, changeDocument(change));
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdateFieldBody> }>(
+    '/fields/:id',
+    { schema: { body: UpdateFieldBody }, config: fieldWrite },
+    async (request, reply) => {
+      const change = await fields.updateField(db, request.params.id, fieldInput(request.body));
+      return sendResult(deps, request, reply, 200, changeDocument(change));
+    },
+  );
+
+  app.delete<Params>(
+    '/fields/:id',
+    { config: { permission: 'can_edit_schema', asyncJob: true } },
+    async (request, reply) => {
+      const change = await fields.destroyField(db, request.params.id);
+      return sendResult(deps, request, reply, 200, changeDocument(change));
+    },
+  );
+
+  app.post<Params>(
+    '/fields/:id/duplicate',
+    { config: { permission: 'can_edit_schema', asyncJob: true } },
+    async (request, reply) => {
+      const change = await fields.duplicateField(db, request.params.id);
+      return sendResult(deps, request, reply, 201, changeDocument(change));
+    },
+  );
+}

@@ -1,0 +1,75 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { reorderFieldsAndFieldsets } from '../../domain/fieldsets/reorder.ts';
+import * as fieldsets from '../../domain/fieldsets/service.ts';
+import { sendResult } from '../respond.ts';
+import {
+  CreateFieldsetBody,
+  fieldsetInput,
+  ReorderFieldsAndFieldsetsBody,
+  reorderEntries,
+  UpdateFieldsetBody,
+} from '../schemas/fieldset.ts';
+import type { AppDeps } from '../types.ts';
+
+type Params = { Params: { id: string } };
+
+export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const fieldsetWrite = { permission: 'can_edit_schema', resourceType: 'fieldset' } as const;
+
+  app.get<Params>('/item-types/:id/fieldsets', async (request) => ({
+    data: await fieldsets.listFieldsets(db, request.params.id),
+  }));
+
+  app.get<Params>('/fieldsets/:id', async (request) => ({
+    data: await fieldsets.findFieldset(db, request.params.id),
+  }));
+
+  app.post<Params & { Body: Static<typeof CreateFieldsetBody> }>(
+    '/item-types/:id/fieldsets',
+    { schema: { body: CreateFieldsetBody }, config: fieldsetWrite },
+    async (request, reply) => {
+      const data = await fieldsets.createFieldset(
+        db,
+        request.params.id,
+        fieldsetInput(request.body, true),
+      );
+      return reply.status(201).send({ data });
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdateFieldsetBody> }>(
+    '/fieldsets/:id',
+    { schema: { body: UpdateFieldsetBody }, config: fieldsetWrite },
+    async (request) => ({
+      data: await fieldsets.updateFieldset(
+        db,
+        request.params.id,
+        fieldsetInput(request.body, false),
+      ),
+    }),
+  );
+
+  app.delete<Params>(
+    '/fieldsets/:id',
+    { config: { permission: 'can_edit_schema' } },
+    async (request) => ({ data: await fieldsets.destroyFieldset(db, request.params.id) }),
+  );
+
+  app.post<Params & { Body: Static<typeof ReorderFieldsAndFieldsetsBody> }>(
+    '/item-types/:id/reorder-fields-and-fieldsets',
+    {
+      schema: { body: ReorderFieldsAndFieldsetsBody },
+      config: { permission: 'can_edit_schema', asyncJob: true },
+    },
+    async (request, reply) => {
+      const data = await reorderFieldsAndFieldsets(
+        db,
+        request.params.id,
+        reorderEntries(request.body),
+      );
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import type { FieldsetRow } from '../db/schema.ts';
+import { type Resource, ref } from './jsonapi.ts';
+
+/** A fieldset as the API shows it (spec 05 §2). */
+export function presentFieldset(row: FieldsetRow): Resource {
+  return {
+    type: 'fieldset',
+    id: row.id,
+    attributes: {
+      title: row.title,
+      hint: row.hint,
+      position: row.position,
+      collapsible: row.collapsible,
+      start_collapsed: row.start_collapsed,
+    },
+    relationships: {
+      item_type: { data: ref('item_type', row.item_type_id) },
+    },
+  };
+}
