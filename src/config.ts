@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { allowEntryProblem } from './delivery/allowlist.ts';
+import { DATOCMS_RETRY_SCHEDULE } from './delivery/retry-schedule.ts';
 
 /** Every setting Fieldhouse reads, typed and validated once at start. */
 export type Config = {
@@ -11,6 +13,12 @@ export type Config = {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   asyncJobs: boolean;
   dbPoolSize: number;
+  /** Hostnames and CIDRs webhooks may reach although they are private, loopback, … */
+  webhookAllow: string[];
+  /** Seconds between a failed delivery and its next automatic retry, one per retry. */
+  webhookRetrySchedule: number[];
+  /** Webhook deliveries one worker process sends at once. */
+  workerConcurrency: number;
 };
 
 export class ConfigError extends Error {
@@ -59,6 +67,38 @@ function databaseUrl(env: Env): string | null {
   return raw;
 }
 
+function list(env: Env, name: string): string[] {
+  return (env[name] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+function webhookAllow(env: Env): string[] {
+  const entries = list(env, 'FIELDHOUSE_WEBHOOK_ALLOW');
+  for (const entry of entries) {
+    const problem = allowEntryProblem(entry);
+    if (problem) throw new ConfigError('FIELDHOUSE_WEBHOOK_ALLOW', `${problem} (got "${entry}")`);
+  }
+  return entries;
+}
+
+const MAX_RETRY_DELAY_SECONDS = 30 * 24 * 3600;
+
+function retrySchedule(env: Env): number[] {
+  const entries = list(env, 'FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE');
+  if (entries.length === 0) return [...DATOCMS_RETRY_SCHEDULE];
+  for (const entry of entries) {
+    if (!/^\d+(\.\d+)?$/.test(entry) || Number(entry) > MAX_RETRY_DELAY_SECONDS) {
+      throw new ConfigError(
+        'FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE',
+        `must be comma-separated delays in seconds, each at most ${MAX_RETRY_DELAY_SECONDS} (got "${entry}")`,
+      );
+    }
+  }
+  return entries.map(Number);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -80,6 +120,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: logLevel as Config['logLevel'],
     asyncJobs: boolean(env, 'FIELDHOUSE_ASYNC_JOBS', false),
     dbPoolSize: integer(env, 'FIELDHOUSE_DB_POOL_SIZE', 10, 1, 1000),
+    webhookAllow: webhookAllow(env),
+    webhookRetrySchedule: retrySchedule(env),
+    workerConcurrency: integer(env, 'FIELDHOUSE_WORKER_CONCURRENCY', 16, 1, 1000),
   };
 }
 

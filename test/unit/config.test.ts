@@ -13,6 +13,9 @@ test('defaults: embedded database under ./data on 127.0.0.1:3000', () => {
   assert.equal(config.dataDir, join(process.cwd(), 'data'));
   assert.equal(config.adminToken, null);
   assert.equal(config.asyncJobs, false);
+  assert.deepEqual(config.webhookAllow, []);
+  assert.deepEqual(config.webhookRetrySchedule, [120, 360, 1800, 3600, 18_000, 86_400, 172_800]);
+  assert.equal(config.workerConcurrency, 16);
 });
 
 test('every variable is read and checked', () => {
@@ -24,6 +27,9 @@ test('every variable is read and checked', () => {
     FIELDHOUSE_ADMIN_TOKEN: 'a-very-secret-token',
     FIELDHOUSE_ASYNC_JOBS: 'true',
     FIELDHOUSE_DB_POOL_SIZE: '20',
+    FIELDHOUSE_WEBHOOK_ALLOW: ' 127.0.0.0/8, ::1 ,hooks.internal',
+    FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,2.5,60',
+    FIELDHOUSE_WORKER_CONCURRENCY: '4',
     LOG_LEVEL: 'warn',
   });
   assert.deepEqual(config, {
@@ -35,12 +41,21 @@ test('every variable is read and checked', () => {
     logLevel: 'warn',
     asyncJobs: true,
     dbPoolSize: 20,
+    webhookAllow: ['127.0.0.0/8', '::1', 'hooks.internal'],
+    webhookRetrySchedule: [1, 2.5, 60],
+    workerConcurrency: 4,
   });
   for (const [name, value] of [
     ['PORT', '70000'],
     ['FIELDHOUSE_ASYNC_JOBS', 'yes'],
     ['FIELDHOUSE_DB_POOL_SIZE', '0'],
     ['DATABASE_URL', 'not a url'],
+    ['FIELDHOUSE_WEBHOOK_ALLOW', '127.0.0.0/8,not a host'],
+    ['FIELDHOUSE_WEBHOOK_ALLOW', '10.0.0.0/40'],
+    ['FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE', '60,-1'],
+    ['FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE', '2m'],
+    ['FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE', '99999999'],
+    ['FIELDHOUSE_WORKER_CONCURRENCY', '0'],
   ]) {
     assert.throws(
       () => loadConfig({ [name as string]: value }),
