@@ -9,6 +9,8 @@ import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerProtocolHooks } from './plugins/protocol.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { environmentRoutes } from './routes/environments.ts';
+import { fieldRoutes } from './routes/fields.ts';
+import { fieldsetRoutes } from './routes/fieldsets.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemTypeRoutes } from './routes/item-types.ts';
 import { jobResultRoutes } from './routes/job-results.ts';
@@ -67,6 +69,8 @@ export async function buildApp(
   await app.register(healthRoutes, deps);
   await app.register(metricsRoutes, metrics);
   await app.register(itemTypeRoutes, deps);
+  await app.register(fieldRoutes, deps);
+  await app.register(fieldsetRoutes, deps);
   await app.register(jobResultRoutes, deps);
   await app.register(environmentRoutes, deps);
   await app.register(siteRoutes, deps);
