@@ -43,18 +43,33 @@ describe('site through the official client', () => {
     assert.ok(!Number.isNaN(Date.parse(site.meta.created_at)));
   });
 
-  test('include=item_types puts the models in included', async () => {
+  test('include puts the models, their fields and fieldsets in included', async () => {
     const client = server.client();
     const model = await client.itemTypes.create({ name: 'Page', api_key: 'page' });
     const site = await client.site.find({ include: 'item_types' });
     assert.deepEqual(site.item_types, [{ type: 'item_type', id: model.id }]);
 
-    const raw = await server.request('GET', '/site?include=item_types.fields');
-    assert.equal(raw.status, 200);
-    const body = raw.body as { included: { type: string; id: string }[] };
+    const title = await client.fields.create(model.id, {
+      label: 'Title',
+      api_key: 'title',
+      field_type: 'string',
+    });
+    const seo = await client.fieldsets.create(model.id, { title: 'SEO' });
+    const raw = await client.site.rawFind({
+      include: 'item_types,item_types.fields,item_types.fieldsets',
+    });
     assert.deepEqual(
-      body.included.map((r) => [r.type, r.id]),
-      [['item_type', model.id]],
+      raw.included?.map((r) => [r.type, r.id]),
+      [
+        ['item_type', model.id],
+        ['field', title.id],
+        ['fieldset', seo.id],
+      ],
+    );
+    const modelsOnly = await client.site.rawFind({ include: 'item_types' });
+    assert.deepEqual(
+      modelsOnly.included?.map((r) => r.type),
+      ['item_type'],
     );
     const plain = await server.request('GET', '/site?include=account');
     assert.equal((plain.body as { included?: unknown }).included, undefined);

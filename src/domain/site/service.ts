@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { SiteRow } from '../../db/schema.ts';
 import { inSchemaTransaction, type Queryable } from '../../db/transaction.ts';
+import { presentField } from '../../presenters/field.ts';
+import { presentFieldset } from '../../presenters/fieldset.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentSite } from '../../presenters/site.ts';
 import type { Permission } from '../actor.ts';
@@ -20,8 +22,9 @@ async function present(db: Queryable, row: SiteRow): Promise<Resource> {
 }
 
 /**
- * The site, with its models in `included` when asked. The other documented paths are
- * accepted and not expanded yet: fields and fieldsets arrive with the fields work.
+ * The site, with its models, their fields and fieldsets in `included` when asked (the
+ * `datocms schema:generate` command reads the whole schema this way). `singleton_item`
+ * and `account` are accepted and include nothing: records and accounts are not served.
  */
 export async function findSite(
   db: Db,
@@ -35,7 +38,34 @@ export async function findSite(
   const data = await present(db, await db.selectFrom('site').selectAll().executeTakeFirstOrThrow());
   // JSON:API: including `item_types.fields` includes the models on the way.
   const wantsItemTypes = include.some((path) => path.split('.')[0] === 'item_types');
-  return wantsItemTypes ? { data, included: await listItemTypes(db) } : { data };
+  if (!wantsItemTypes) return { data };
+  const included = await listItemTypes(db);
+  if (include.includes('item_types.fields')) included.push(...(await allFields(db)));
+  if (include.includes('item_types.fieldsets')) included.push(...(await allFieldsets(db)));
+  return { data, included };
+}
+
+async function allFields(db: Db): Promise<Resource[]> {
+  const rows = await db
+    .selectFrom('fields')
+    .innerJoin('item_types', 'item_types.id', 'fields.item_type_id')
+    .selectAll('fields')
+    .orderBy('item_types.seq')
+    .orderBy('fields.position')
+    .orderBy('fields.seq')
+    .execute();
+  return rows.map(presentField);
+}
+
+async function allFieldsets(db: Db): Promise<Resource[]> {
+  const rows = await db
+    .selectFrom('fieldsets')
+    .innerJoin('item_types', 'item_types.id', 'fieldsets.item_type_id')
+    .selectAll('fieldsets')
+    .orderBy('item_types.seq')
+    .orderBy('fieldsets.position')
+    .execute();
+  return rows.map(presentFieldset);
 }
 
 /** Changes the settings sent; a change of locales reshapes localized default values with it. */
