@@ -1,14 +1,7 @@
-// Benchmark: itemTypes.update through the official client on loopback, cold and warm
-// start, and steady RSS, against a real `fieldhouse serve` process.
-// Usage: npx tsx bench/item-types.ts [--db embedded|postgres] [--updates 2000]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '@datocms/cma-client-node';
-import pg from 'pg';
 import { runFieldhouse } from '../test/support/process.ts';
-import { percentile, printTable, rssMb } from './support.ts';
+import { benchDatabase, percentile, printTable, rssMb } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -20,35 +13,6 @@ const { values } = parseArgs({
 const TOKEN = 'bench-admin-token-000000001';
 const updates = Number(values.updates);
 
-async function freshEnvironment(): Promise<{
-  env: Record<string, string>;
-  cleanup(): Promise<void>;
-}> {
-  if (values.db === 'postgres') {
-    const name = `fieldhouse_bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: values['postgres-url'] });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(values['postgres-url']);
-    url.pathname = `/${name}`;
-    return {
-      env: { DATABASE_URL: url.toString() },
-      cleanup: async () => {
-        const c = new pg.Client({ connectionString: values['postgres-url'] });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-'));
-  return {
-    env: { FIELDHOUSE_DATA_DIR: dir },
-    cleanup: async () => rmSync(dir, { recursive: true }),
-  };
-}
-
 async function timedStart(env: Record<string, string>) {
   const started = performance.now();
   // LOG_LEVEL=info: the listening line is how the start is timed; request logs go to a pipe.
@@ -57,7 +21,15 @@ async function timedStart(env: Record<string, string>) {
   return { server, url, ms: performance.now() - started };
 }
 
-const { env, cleanup } = await freshEnvironment();
+const database = await benchDatabase(
+  values.db === 'postgres' ? 'postgres' : 'embedded',
+  values['postgres-url'],
+);
+const env: Record<string, string> =
+  database.engine === 'postgres'
+    ? { DATABASE_URL: database.url }
+    : { FIELDHOUSE_DATA_DIR: database.dataDir };
+const cleanup = () => database.drop();
 const cold = await timedStart(env);
 await cold.server.stop();
 const warm = await timedStart(env);

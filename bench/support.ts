@@ -1,4 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestDatabase } from '../test/support/databases.ts';
 
 /** Percentile of sorted samples (nearest rank). */
 export function percentile(sorted: number[], p: number): number {
@@ -29,4 +33,40 @@ export function printTable(rows: Record<string, string | number>[]): void {
   process.stdout.write(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |\n`);
   for (const row of rows)
     process.stdout.write(`${line(columns.map((c) => String(cell(row[c] ?? ''))))}\n`);
+}
+
+/**
+ * A new, empty database for one benchmark run (the server under test migrates it):
+ * a fresh PostgreSQL database, or a fresh embedded data directory.
+ */
+export async function benchDatabase(
+  engine: 'embedded' | 'postgres',
+  postgresUrl = 'postgres://postgres@127.0.0.1:5432/postgres',
+): Promise<TestDatabase> {
+  if (engine === 'embedded') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-'));
+    return {
+      engine,
+      dataDir,
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `fieldhouse_bench_${Date.now()}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    engine,
+    url: url.toString(),
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
 }
