@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { allowEntryProblem } from './delivery/allowlist.ts';
 import { DATOCMS_RETRY_SCHEDULE } from './delivery/retry-schedule.ts';
+import type { RateLimit } from './rate-limit/store.ts';
 
 /** Every setting Fieldhouse reads, typed and validated once at start. */
 export type Config = {
@@ -19,6 +20,8 @@ export type Config = {
   webhookRetrySchedule: number[];
   /** Webhook deliveries one worker process sends at once. */
   workerConcurrency: number;
+  /** Requests each API token may make per window; null turns rate limiting off. */
+  rateLimit: RateLimit | null;
 };
 
 export class ConfigError extends Error {
@@ -99,6 +102,22 @@ function retrySchedule(env: Env): number[] {
   return entries.map(Number);
 }
 
+/** `<requests>/<seconds>`, e.g. DatoCMS's `60/3`; unset or `off` disables the limit. */
+function rateLimit(env: Env): RateLimit | null {
+  const raw = env.FIELDHOUSE_RATE_LIMIT;
+  if (raw === undefined || raw === '' || raw === 'off') return null;
+  const match = /^(\d+)\/(\d+)$/.exec(raw);
+  const limit = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2]);
+  if (!match || limit < 1 || windowSeconds < 1 || windowSeconds > 3600) {
+    throw new ConfigError(
+      'FIELDHOUSE_RATE_LIMIT',
+      `must be <requests>/<seconds> such as 60/3, or off (got "${raw}")`,
+    );
+  }
+  return { limit, windowSeconds };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -123,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllow: webhookAllow(env),
     webhookRetrySchedule: retrySchedule(env),
     workerConcurrency: integer(env, 'FIELDHOUSE_WORKER_CONCURRENCY', 16, 1, 1000),
+    rateLimit: rateLimit(env),
   };
 }
 

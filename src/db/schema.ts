@@ -236,6 +236,12 @@ export type WebhookCallAttemptTable = {
   worker: string;
 };
 
+export type RateLimitWindowTable = {
+  key: string;
+  window_start: string;
+  hits: number;
+};
+
 export type Database = {
   item_types: ItemTypeTable;
   fields: FieldTable;
@@ -252,6 +258,7 @@ export type Database = {
   webhooks: WebhookTable;
   webhook_calls: WebhookCallTable;
   webhook_call_attempts: WebhookCallAttemptTable;
+  rate_limit_windows: RateLimitWindowTable;
 };
 
 export type ItemTypeRow = Selectable<ItemTypeTable>;

@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import qs from 'qs';
 import { createMetrics, type Metrics } from '../metrics.ts';
+import { MemoryRateLimitStore } from '../rate-limit/memory-store.ts';
+import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
 import { VERSION } from '../version.ts';
 import { openApiRoutes, registerOpenApi } from './openapi.ts';
 import { registerJsonBodyParser } from './plugins/body-parser.ts';
 import { registerErrorHandler } from './plugins/error-handler.ts';
 import { registerProtocolHooks } from './plugins/protocol.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { fieldRoutes } from './routes/fields.ts';
@@ -64,6 +67,13 @@ export async function buildApp(
   registerJsonBodyParser(app);
   registerErrorHandler(app);
   registerProtocolHooks(app, deps.db);
+  if (deps.config.rateLimit) {
+    // Embedded: this process serves every request, so counting in memory is exact.
+    const store = deps.config.databaseUrl
+      ? new PostgresRateLimitStore(deps.db)
+      : new MemoryRateLimitStore();
+    registerRateLimit(app, deps.config.rateLimit, store);
+  }
   await registerOpenApi(app, VERSION);
   await app.register(openApiRoutes);
   await app.register(healthRoutes, deps);

@@ -16,6 +16,8 @@ test('defaults: embedded database under ./data on 127.0.0.1:3000', () => {
   assert.deepEqual(config.webhookAllow, []);
   assert.deepEqual(config.webhookRetrySchedule, [120, 360, 1800, 3600, 18_000, 86_400, 172_800]);
   assert.equal(config.workerConcurrency, 16);
+  assert.equal(config.rateLimit, null);
+  assert.equal(loadConfig({ FIELDHOUSE_RATE_LIMIT: 'off' }).rateLimit, null);
 });
 
 test('every variable is read and checked', () => {
@@ -30,6 +32,7 @@ test('every variable is read and checked', () => {
     FIELDHOUSE_WEBHOOK_ALLOW: ' 127.0.0.0/8, ::1 ,hooks.internal',
     FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,2.5,60',
     FIELDHOUSE_WORKER_CONCURRENCY: '4',
+    FIELDHOUSE_RATE_LIMIT: '60/3',
     LOG_LEVEL: 'warn',
   });
   assert.deepEqual(config, {
@@ -44,6 +47,7 @@ test('every variable is read and checked', () => {
     webhookAllow: ['127.0.0.0/8', '::1', 'hooks.internal'],
     webhookRetrySchedule: [1, 2.5, 60],
     workerConcurrency: 4,
+    rateLimit: { limit: 60, windowSeconds: 3 },
   });
   for (const [name, value] of [
     ['PORT', '70000'],
@@ -56,6 +60,9 @@ test('every variable is read and checked', () => {
     ['FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE', '2m'],
     ['FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE', '99999999'],
     ['FIELDHOUSE_WORKER_CONCURRENCY', '0'],
+    ['FIELDHOUSE_RATE_LIMIT', '60'],
+    ['FIELDHOUSE_RATE_LIMIT', '0/3'],
+    ['FIELDHOUSE_RATE_LIMIT', '60/0'],
   ]) {
     assert.throws(
       () => loadConfig({ [name as string]: value }),

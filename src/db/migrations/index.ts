@@ -1,9 +1,11 @@
 import type { Migration } from 'kysely';
 import * as schema from './0001_schema.ts';
 import * as webhooks from './0002_webhooks.ts';
+import * as rateLimits from './0003_rate_limits.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
   '0001_schema': schema,
   '0002_webhooks': webhooks,
+  '0003_rate_limits': rateLimits,
 };
