@@ -28,7 +28,7 @@ try {
   printTable([
     {
       db: database.engine,
-      kills: restarts.length,
+      kills: String(restarts.length),
       'changes acknowledged': String(report.acknowledged),
       'cut off by a kill': String(report.unacknowledged),
       events: String(report.events),
