@@ -1,4 +1,62 @@
-/** Bounds on user-supplied strings, so no request can store unbounded text. */
+import { DomainError } from './errors.ts';
+
+/**
+ * Every bound on what a client can send, in one place, so no client can bloat the
+ * database or the payloads. The README's "Limits" section lists them for operators.
+ */
+
+// Lengths of single strings (VALIDATION_LENGTH on the attribute).
+/** Names, labels, titles, stage ids, enum values, basic-auth credentials, header names, ids. */
 export const MAX_NAME_LENGTH = 255;
 export const MAX_API_KEY_LENGTH = 64;
+/** Hints and descriptions. */
 export const MAX_HINT_LENGTH = 10_000;
+export const MAX_URL_LENGTH = 2048;
+export const MAX_CUSTOM_PAYLOAD_LENGTH = 64 * 1024;
+export const MAX_HEADER_VALUE_LENGTH = 8192;
+/** A field's validators, appearance and default value, each measured as JSON. */
+export const MAX_FIELD_JSON_LENGTH = 64 * 1024;
+
+// Sizes of collections inside one document (VALIDATION_LENGTH on the attribute).
+export const MAX_HEADERS_PER_WEBHOOK = 50;
+export const MAX_EVENTS_PER_WEBHOOK = 50;
+export const MAX_EVENT_TYPES_PER_EVENT = 20;
+export const MAX_FILTERS_PER_EVENT = 20;
+export const MAX_IDS_PER_FILTER = 1000;
+export const MAX_ENUM_VALUES = 1000;
+export const MAX_LOCALES = 100;
+export const MAX_WORKFLOW_STAGES = 50;
+export const MAX_PERMISSIONS_PER_LIST = 1000;
+
+/**
+ * Counts a project grows to over many requests (LIMIT_EXCEEDED). The design's growth
+ * target is 1,000 models × 30 fields; these leave headroom above it.
+ */
+export const COUNT_LIMITS = {
+  item_types: 2000,
+  fields_per_item_type: 400,
+  fieldsets_per_item_type: 100,
+  webhooks: 200,
+  // Every model also gets a menu and a schema-menu entry: room for them plus folders.
+  menu_items: 5000,
+  schema_menu_items: 5000,
+} as const;
+
+/** Longest list a link validator can name: every model of the project. */
+export const MAX_VALIDATOR_ITEM_TYPES = COUNT_LIMITS.item_types;
+
+export type CountLimit = keyof typeof COUNT_LIMITS;
+
+/**
+ * Refuses to add `adding` more when `count` already leaves no room under the limit.
+ * Callers read `count` inside the transaction that serialises these writes.
+ */
+export function checkRoomFor(limit: CountLimit, count: number, adding = 1): void {
+  const max = COUNT_LIMITS[limit];
+  if (count + adding <= max) return;
+  throw new DomainError(
+    'LIMIT_EXCEEDED',
+    `at most ${max} ${limit.replaceAll('_', ' ')} (there are ${count})`,
+    { limit, max, count },
+  );
+}

@@ -212,7 +212,7 @@ describe('request documents', () => {
     const response = await call('POST', '/item-types', {
       body: itemTypeDocument({ name: 'x'.repeat(2 * 1024 * 1024), api_key: 'big' }),
     });
-    assertError(response, 413, 'INVALID_FORMAT');
+    assertError(response, 413, 'REQUEST_BODY_TOO_LARGE');
   });
 
   test('an unknown attribute is 422 INVALID_FORMAT listing the offending member', async () => {

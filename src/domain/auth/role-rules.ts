@@ -1,4 +1,5 @@
 import { Issues } from '../errors.ts';
+import { MAX_NAME_LENGTH, MAX_PERMISSIONS_PER_LIST } from '../limits.ts';
 import { checkName } from './names.ts';
 import { PERMISSION_LISTS, type RoleAttributes } from './role-attributes.ts';
 import { lineage, type RoleGraph } from './role-graph.ts';
@@ -43,6 +44,27 @@ function checkPermissionPairs(input: RoleInput, issues: Issues): void {
   }
 }
 
+/** Permission entries are stored as sent: each list, and each id or name in it, is bounded. */
+function checkPermissionSizes(input: RoleInput, issues: Issues): void {
+  for (const list of PERMISSION_LISTS) {
+    const entries = input.attributes[list];
+    if (entries === undefined) continue;
+    if (entries.length > MAX_PERMISSIONS_PER_LIST)
+      issues.add(
+        list,
+        'VALIDATION_LENGTH',
+        `must have at most ${MAX_PERMISSIONS_PER_LIST} entries`,
+      );
+    const tooLong = entries.some((entry) =>
+      Object.values(entry as Record<string, unknown>).some(
+        (value) => typeof value === 'string' && value.length > MAX_NAME_LENGTH,
+      ),
+    );
+    if (tooLong)
+      issues.add(list, 'VALIDATION_LENGTH', `ids must be at most ${MAX_NAME_LENGTH} characters`);
+  }
+}
+
 function checkInheritance(draft: RoleDraft, ctx: RoleContext, issues: Issues): void {
   const field = 'inherits_permissions_from';
   const missing = draft.inheritsFrom.filter((id) => !ctx.graph.has(id));
@@ -62,6 +84,7 @@ function checkInheritance(draft: RoleDraft, ctx: RoleContext, issues: Issues): v
 export function validateRole(draft: RoleDraft, input: RoleInput, ctx: RoleContext): void {
   const issues = new Issues('Role');
   checkName(issues, draft.name, ctx.nameTaken);
+  checkPermissionSizes(input, issues);
   checkPermissionPairs(input, issues);
   checkInheritance(draft, ctx, issues);
   issues.throwIfAny();

@@ -1,7 +1,13 @@
 import type { FieldRow } from '../../db/schema.ts';
 import { checkApiKey } from '../api-key.ts';
 import { DomainError, type Issues } from '../errors.ts';
-import { MAX_HINT_LENGTH } from '../limits.ts';
+import {
+  MAX_ENUM_VALUES,
+  MAX_FIELD_JSON_LENGTH,
+  MAX_HINT_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_VALIDATOR_ITEM_TYPES,
+} from '../limits.ts';
 import { checkMaxLength, checkRequiredText } from '../text-checks.ts';
 import {
   CONTENT_LINK_OPTIONAL_TYPES,
@@ -20,6 +26,7 @@ import {
   type FieldType,
   isFieldType,
 } from './field-types/index.ts';
+import { isPlainObject } from './field-types/problems.ts';
 import type { FieldDraft } from './repo.ts';
 
 /** The part of a stored field the field-type registry checks. */
@@ -152,6 +159,7 @@ export function checkFieldAttributes(
     });
   }
   checkMaxLength(issues, 'hint', draft.hint, MAX_HINT_LENGTH);
+  checkFieldSizes(issues, draft);
   if (draft.deep_filtering_enabled && !DEEP_FILTERING_TYPES.includes(draft.field_type)) {
     issues.add(
       'deep_filtering_enabled',
@@ -168,6 +176,41 @@ export function checkFieldAttributes(
   }
   if (draft.fieldset_id !== null && !ctx.fieldsetIds.has(draft.fieldset_id)) {
     issues.add('fieldset', 'VALIDATION_INVALID', 'must be a fieldset of the same model');
+  }
+}
+
+/** Which list of one validator's parameters is too long, or null. */
+function validatorSizeProblem(name: string, params: unknown): string | null {
+  if (!isPlainObject(params)) return null;
+  const { item_types: itemTypes, values } = params;
+  if (Array.isArray(itemTypes) && itemTypes.length > MAX_VALIDATOR_ITEM_TYPES)
+    return `item_types: at most ${MAX_VALIDATOR_ITEM_TYPES} ids`;
+  if (name !== 'enum' || !Array.isArray(values)) return null;
+  if (values.length > MAX_ENUM_VALUES) return `values: at most ${MAX_ENUM_VALUES} values`;
+  if (values.some((value) => typeof value === 'string' && value.length > MAX_NAME_LENGTH))
+    return `values: each must be at most ${MAX_NAME_LENGTH} characters`;
+  return null;
+}
+
+/**
+ * The JSON attributes are bounded as a whole, and the lists a client may grow inside
+ * validators one by one, before the field-type registry walks them.
+ */
+function checkFieldSizes(issues: Issues, draft: FieldDraft): void {
+  for (const attribute of ['validators', 'appearance', 'default_value'] as const) {
+    const json = JSON.stringify(draft[attribute]) ?? '';
+    if (json.length > MAX_FIELD_JSON_LENGTH) {
+      const message = `must be at most ${MAX_FIELD_JSON_LENGTH} characters as JSON`;
+      issues.add(attribute, 'VALIDATION_LENGTH', message);
+    }
+  }
+  if (issues.has('validators') || !isPlainObject(draft.validators)) return;
+  for (const [name, params] of Object.entries(draft.validators)) {
+    const problem = validatorSizeProblem(name, params);
+    if (problem) {
+      issues.add('validators', 'VALIDATION_LENGTH', `${name}.${problem}`);
+      return;
+    }
   }
 }
 

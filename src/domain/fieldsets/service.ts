@@ -11,6 +11,7 @@ import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
 import { emitModelUpdate, loadModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';
 import { type GroupKey, without } from '../positions/order.ts';
@@ -53,6 +54,7 @@ export async function createFieldset(
     return await inSchemaTransaction(db, async (trx) => {
       const owner = await findItemTypeOrFail(trx, itemTypeIdOrKey);
       const state = await loadModelState(trx, owner.id);
+      checkRoomFor('fieldsets_per_item_type', state.fieldsets.length);
       const issues = new Issues('Fieldset');
       await checkNewId(trx, issues, 'id', input.id, 'fieldsets');
       const draft = applyFieldsetAttributes(

@@ -16,6 +16,14 @@ export async function listItemTypes(db: Queryable): Promise<ItemTypeRow[]> {
   return db.selectFrom('item_types').selectAll().orderBy('seq').execute();
 }
 
+export async function countItemTypes(db: Queryable): Promise<number> {
+  const row = await db
+    .selectFrom('item_types')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 export async function insertItemType(db: Queryable, row: NewItemType): Promise<ItemTypeRow> {
   return db.insertInto('item_types').values(row).returningAll().executeTakeFirstOrThrow();
 }

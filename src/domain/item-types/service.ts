@@ -11,6 +11,7 @@ import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
 import { generateId } from '../ids.ts';
+import { checkRoomFor } from '../limits.ts';
 import {
   createLinkedMenuItem,
   createLinkedSchemaMenuItem,
@@ -133,6 +134,7 @@ export async function createItemType(
 ): Promise<CreateResult> {
   try {
     return await inSchemaTransaction(db, async (trx) => {
+      checkRoomFor('item_types', await repo.countItemTypes(trx));
       await checkNewIds(trx, input, options);
       const site = await trx
         .selectFrom('site')
@@ -204,6 +206,7 @@ export async function updateItemType(
 export async function duplicateItemType(db: Db, idOrApiKey: string): Promise<Resource> {
   return inSchemaTransaction(db, async (trx) => {
     const source = await findOrFail(trx, idOrApiKey);
+    checkRoomFor('item_types', await repo.countItemTypes(trx));
     const copy = await duplicateItemTypeRows(trx, source);
     if (!copy.modular_block) {
       await createLinkedMenuItem(trx, { id: generateId(), label: copy.name, itemTypeId: copy.id });

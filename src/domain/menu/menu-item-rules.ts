@@ -1,6 +1,7 @@
 import type { MenuItemRow } from '../../db/schema.ts';
 import { Issues } from '../errors.ts';
-import { checkRequiredText } from '../text-checks.ts';
+import { checkRoomFor, MAX_URL_LENGTH } from '../limits.ts';
+import { checkMaxLength, checkRequiredText } from '../text-checks.ts';
 import type { TreeNode } from './tree.ts';
 import { checkNewId, checkParents, checkPosition } from './tree-rules.ts';
 
@@ -68,10 +69,16 @@ export function validateMenuItem(
   input: MenuItemInput,
   ctx: MenuItemContext,
 ): void {
+  // Only a new item adds to the menu; `nodes` holds the menu before the change.
+  if (!ctx.nodes.some((node) => node.id === id)) checkRoomFor('menu_items', ctx.nodes.length);
   const issues = new Issues('MenuItem');
   checkNewId(issues, input.id, ctx.nodes);
   checkRequiredText(issues, 'label', next.label);
-  if (next.external_url !== null && !isWebUrl(next.external_url))
+  if (
+    checkMaxLength(issues, 'external_url', next.external_url, MAX_URL_LENGTH) &&
+    next.external_url !== null &&
+    !isWebUrl(next.external_url)
+  )
     issues.add('external_url', 'VALIDATION_FORMAT', 'must be an absolute http(s) URL');
   checkPosition(issues, input.attributes.position);
   if (next.item_type_id !== null) {

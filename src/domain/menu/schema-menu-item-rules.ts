@@ -1,5 +1,6 @@
 import type { SchemaMenuItemRow } from '../../db/schema.ts';
 import { DomainError, Issues } from '../errors.ts';
+import { checkRoomFor } from '../limits.ts';
 import { checkRequiredText } from '../text-checks.ts';
 import type { Placement, TreeNode } from './tree.ts';
 import { checkNewId, checkParents, checkPosition } from './tree-rules.ts';
@@ -87,6 +88,7 @@ export function validateSchemaMenuItem(
   ctx: { nodes: TreeNode[]; placements: Map<string, Placement> },
 ): void {
   checkLink(before, next);
+  if (before === null) checkRoomFor('schema_menu_items', ctx.nodes.length);
   const issues = new Issues('SchemaMenuItem');
   checkNewId(issues, input.id, ctx.nodes);
   // Only a raw request can omit it: the client always sends `attributes` on create.

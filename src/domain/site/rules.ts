@@ -1,6 +1,7 @@
 import type { SiteRow } from '../../db/schema.ts';
 import type { Permission } from '../actor.ts';
 import { DomainError, Issues } from '../errors.ts';
+import { MAX_LOCALES } from '../limits.ts';
 import { checkRequiredText } from '../text-checks.ts';
 import { SETTING_PERMISSIONS, type SiteUpdate } from './attributes.ts';
 import { isLocaleCode, isTimezone } from './locales.ts';
@@ -29,7 +30,9 @@ export function validateSiteUpdate(update: SiteUpdate): void {
   if (update.name !== undefined) checkRequiredText(issues, 'name', update.name);
   const locales = update.locales ?? [];
   const invalid = locales.find((code) => !isLocaleCode(code));
-  if (invalid !== undefined)
+  if (locales.length > MAX_LOCALES)
+    issues.add('locales', 'VALIDATION_LENGTH', `must list at most ${MAX_LOCALES} locales`);
+  else if (invalid !== undefined)
     issues.add(
       'locales',
       'VALIDATION_FORMAT',

@@ -1,5 +1,12 @@
 import type { WebhookEventRule } from '../../db/schema.ts';
 import type { Issues } from '../errors.ts';
+import {
+  MAX_EVENT_TYPES_PER_EVENT,
+  MAX_EVENTS_PER_WEBHOOK,
+  MAX_FILTERS_PER_EVENT,
+  MAX_IDS_PER_FILTER,
+  MAX_NAME_LENGTH,
+} from '../limits.ts';
 
 /** Which events each entity type can fire (spec 06 §4). */
 export const EVENT_TYPES_BY_ENTITY: Readonly<Record<string, readonly string[]>> = {
@@ -105,10 +112,52 @@ function ruleProblemOrValue(rule: unknown): WebhookEventRule | string {
   return { entity_type: entityType, event_types: eventTypes as string[], ...filters };
 }
 
+/** Which list of one filter is too long, or null; ids are bounded like names. */
+function filterSizeProblem(filter: unknown): string | null {
+  const ids = isObject(filter) ? filter.entity_ids : undefined;
+  if (!Array.isArray(ids)) return null;
+  if (ids.length > MAX_IDS_PER_FILTER) return `entity_ids: at most ${MAX_IDS_PER_FILTER} ids`;
+  if (ids.some((id) => typeof id === 'string' && id.length > MAX_NAME_LENGTH))
+    return `entity_ids: each id must be at most ${MAX_NAME_LENGTH} characters`;
+  return null;
+}
+
+/** Which list of one event rule is too long, or null; the shapes are checked afterwards. */
+function ruleSizeProblem(rule: unknown): string | null {
+  if (!isObject(rule)) return null;
+  const { event_types: eventTypes, filters, filter } = rule;
+  if (Array.isArray(eventTypes) && eventTypes.length > MAX_EVENT_TYPES_PER_EVENT)
+    return `event_types: at most ${MAX_EVENT_TYPES_PER_EVENT} entries`;
+  if (Array.isArray(filters) && filters.length > MAX_FILTERS_PER_EVENT)
+    return `filters: at most ${MAX_FILTERS_PER_EVENT} filters`;
+  const all = Array.isArray(filters) ? filters : [filter];
+  for (const [index, entry] of all.entries()) {
+    const problem = filterSizeProblem(entry);
+    if (problem)
+      return Array.isArray(filters) ? `filters[${index}].${problem}` : `filter.${problem}`;
+  }
+  return null;
+}
+
+/** Bounds every list in `events`, so a huge one is refused before it is walked. */
+function eventsSizeProblem(events: unknown[]): string | null {
+  if (events.length > MAX_EVENTS_PER_WEBHOOK) return `at most ${MAX_EVENTS_PER_WEBHOOK} events`;
+  for (const [index, event] of events.entries()) {
+    const problem = ruleSizeProblem(event);
+    if (problem) return `events[${index}].${problem}`;
+  }
+  return null;
+}
+
 /** Checks `events` against the matrix; returns the rules as stored and emitted. */
 export function checkEventRules(issues: Issues, events: unknown): WebhookEventRule[] {
   if (!Array.isArray(events)) {
     issues.add('events', 'VALIDATION_INVALID', 'must be an array of events');
+    return [];
+  }
+  const sizeProblem = eventsSizeProblem(events);
+  if (sizeProblem) {
+    issues.add('events', 'VALIDATION_LENGTH', sizeProblem);
     return [];
   }
   const rules: WebhookEventRule[] = [];

@@ -1,5 +1,6 @@
+import { sql } from 'kysely';
 import type { WebhookRow } from '../../db/schema.ts';
-import type { Queryable } from '../../db/transaction.ts';
+import type { Queryable, Trx } from '../../db/transaction.ts';
 import { isRowId } from '../auth/row-id.ts';
 import type { ValidWebhook } from './rules.ts';
 
@@ -32,6 +33,22 @@ export async function listWebhooks(db: Queryable): Promise<WebhookRow[]> {
 export async function listWebhooksById(db: Queryable, ids: string[]): Promise<WebhookRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('webhooks').selectAll().where('id', 'in', ids).orderBy('id').execute();
+}
+
+// Arbitrary constant naming the webhook-creation lock in pg_advisory_xact_lock.
+const WEBHOOK_CREATE_LOCK_KEY = 7_246_020;
+
+/** Serialises webhook creates until the transaction ends, so a count read under it cannot race. */
+export async function lockWebhookCreates(trx: Trx): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${WEBHOOK_CREATE_LOCK_KEY})`.execute(trx);
+}
+
+export async function countWebhooks(db: Queryable): Promise<number> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 export async function insertWebhook(db: Queryable, webhook: ValidWebhook): Promise<WebhookRow> {

@@ -1,16 +1,17 @@
 import type { WebhookEventRule, WebhookRow } from '../../db/schema.ts';
-import { Issues } from '../errors.ts';
-import { MAX_NAME_LENGTH } from '../limits.ts';
+import { Issues, type ValidationCode } from '../errors.ts';
+import {
+  MAX_CUSTOM_PAYLOAD_LENGTH,
+  MAX_HEADER_VALUE_LENGTH,
+  MAX_HEADERS_PER_WEBHOOK,
+  MAX_NAME_LENGTH,
+  MAX_URL_LENGTH,
+} from '../limits.ts';
 import { checkMaxLength, checkRequiredText } from '../text-checks.ts';
 import { checkEventRules } from './event-rules.ts';
 import { templateProblem, urlProblem } from './templates.ts';
 
 export const PAYLOAD_API_VERSIONS = ['1', '2', '3'];
-
-const MAX_URL_LENGTH = 2048;
-const MAX_CUSTOM_PAYLOAD_LENGTH = 64 * 1024;
-const MAX_HEADERS = 50;
-const MAX_HEADER_VALUE_LENGTH = 8192;
 
 // RFC 7230 §3.2.6 `token`: the characters a header name may use.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -96,11 +97,18 @@ export function applyWebhookInput(base: WebhookDraft, input: WebhookAttributesIn
   return next;
 }
 
-function headerProblem(name: string, value: unknown): string | null {
-  if (!HEADER_NAME.test(name)) return `"${name}" is not a valid header name`;
-  if (typeof value !== 'string') return `the value of "${name}" must be a string`;
-  if (value.length > MAX_HEADER_VALUE_LENGTH || !HEADER_VALUE.test(value))
-    return `the value of "${name}" must be one line of at most ${MAX_HEADER_VALUE_LENGTH} characters`;
+type HeaderProblem = { code: ValidationCode; message: string };
+const invalid = (message: string): HeaderProblem => ({ code: 'VALIDATION_INVALID', message });
+const tooLong = (message: string): HeaderProblem => ({ code: 'VALIDATION_LENGTH', message });
+
+function headerProblem(name: string, value: unknown): HeaderProblem | null {
+  if (name.length > MAX_NAME_LENGTH)
+    return tooLong(`header names must be at most ${MAX_NAME_LENGTH} characters`);
+  if (!HEADER_NAME.test(name)) return invalid(`"${name}" is not a valid header name`);
+  if (typeof value !== 'string') return invalid(`the value of "${name}" must be a string`);
+  if (value.length > MAX_HEADER_VALUE_LENGTH)
+    return tooLong(`the value of "${name}" must be at most ${MAX_HEADER_VALUE_LENGTH} characters`);
+  if (!HEADER_VALUE.test(value)) return invalid(`the value of "${name}" must be one line`);
   return null;
 }
 
@@ -108,12 +116,12 @@ function checkHeaders(issues: Issues, headers: Record<string, unknown>): Record<
   const entries = Object.entries(headers);
   const lowerNames = new Set(entries.map(([name]) => name.toLowerCase()));
   const problem =
-    entries.length > MAX_HEADERS
-      ? `at most ${MAX_HEADERS} headers`
+    entries.length > MAX_HEADERS_PER_WEBHOOK
+      ? tooLong(`at most ${MAX_HEADERS_PER_WEBHOOK} headers`)
       : lowerNames.size < entries.length
-        ? 'header names are case-insensitive: each may appear once'
+        ? invalid('header names are case-insensitive: each may appear once')
         : entries.map(([name, value]) => headerProblem(name, value)).find((p) => p !== null);
-  if (problem) issues.add('headers', 'VALIDATION_INVALID', problem);
+  if (problem) issues.add('headers', problem.code, problem.message);
   return headers as Record<string, string>;
 }
 

@@ -4,6 +4,7 @@ import { type Queryable, violatedUniqueConstraint } from '../../db/transaction.t
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentWebhook } from '../../presenters/webhook.ts';
 import { NotFound, uniquenessFailure } from '../errors.ts';
+import { checkRoomFor } from '../limits.ts';
 import * as repo from './repo.ts';
 import {
   applyWebhookInput,
@@ -14,7 +15,8 @@ import {
 } from './rules.ts';
 
 // Webhooks belong to the project, not to an environment, and are not schema: their
-// writes take no schema lock. The name's unique index settles races.
+// writes take no schema lock. The name's unique index settles races; creates take
+// their own lock so the count limit holds.
 
 export async function findWebhookOrFail(db: Queryable, id: string): Promise<WebhookRow> {
   const row = await repo.findWebhook(db, id);
@@ -40,6 +42,8 @@ function rethrowUniqueness(error: unknown): never {
 export async function createWebhook(db: Db, input: WebhookAttributesInput): Promise<Resource> {
   try {
     return await db.transaction().execute(async (trx) => {
+      await repo.lockWebhookCreates(trx);
+      checkRoomFor('webhooks', await repo.countWebhooks(trx));
       const next = applyWebhookInput(NEW_WEBHOOK, input);
       const webhook = validateWebhook(next, {
         nameTaken: await repo.nameTaken(trx, next.name, null),

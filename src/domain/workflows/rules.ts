@@ -1,7 +1,7 @@
 import type { WorkflowRow, WorkflowStage } from '../../db/schema.ts';
 import { checkApiKey } from '../api-key.ts';
 import { Issues } from '../errors.ts';
-import { MAX_HINT_LENGTH } from '../limits.ts';
+import { MAX_HINT_LENGTH, MAX_WORKFLOW_STAGES } from '../limits.ts';
 import { checkMaxLength, checkRequiredText } from '../text-checks.ts';
 
 /** Attributes a client may send, already shape-checked by the HTTP layer. */
@@ -42,6 +42,10 @@ export function validateWorkflow(
 function checkStages(stages: WorkflowStage[], issues: Issues): void {
   if (stages.length === 0) {
     issues.add('stages', 'VALIDATION_REQUIRED', 'must have at least one stage');
+    return;
+  }
+  if (stages.length > MAX_WORKFLOW_STAGES) {
+    issues.add('stages', 'VALIDATION_LENGTH', `must have at most ${MAX_WORKFLOW_STAGES} stages`);
     return;
   }
   const seenIds = new Set<string>();

@@ -14,8 +14,15 @@ function describe(error: AjvError): string {
 }
 
 /** Turns a Fastify-level failure into the domain error the API reports for it. */
-function toDomainError(error: FastifyError): DomainError | null {
+function toDomainError(error: FastifyError, bodyLimit: number): DomainError | null {
   if (error instanceof DomainError) return error;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return new DomainError(
+      'REQUEST_BODY_TOO_LARGE',
+      `The request body is larger than the limit of ${bodyLimit} bytes`,
+      { max_bytes: bodyLimit },
+    );
+  }
   if (error.validation) {
     const messages = (error.validation as AjvError[]).map(describe);
     return error.validationContext === 'body'
@@ -36,13 +43,9 @@ function toDomainError(error: FastifyError): DomainError | null {
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const domainError = toDomainError(error);
+    const domainError = toDomainError(error, request.routeOptions.bodyLimit);
     if (domainError) {
       return reply.status(statusOf(domainError.code)).send(errorDocument(domainError));
-    }
-    if (error.statusCode === 413) {
-      const tooLarge = new DomainError('INVALID_FORMAT', 'The request body is too large');
-      return reply.status(413).send(errorDocument(tooLarge));
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply
