@@ -1,5 +1,6 @@
 import { migrate } from './cli/migrate.ts';
 import { printOpenApi } from './cli/openapi.ts';
+import { SERVE_USAGE } from './cli/roles.ts';
 import { serve } from './cli/serve.ts';
 import { TOKEN_USAGE, tokenCommand, UsageError } from './cli/token.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
@@ -7,7 +8,7 @@ import { DataDirLockedError } from './db/lock-file.ts';
 
 const USAGE = `Usage: fieldhouse <command>
 
-  serve              start the API (migrates and bootstraps the project first)
+  ${SERVE_USAGE.replaceAll('\n', '\n  ')}
   migrate            apply pending database migrations and exit
   openapi            print the API's OpenAPI 3.1 document
   ${TOKEN_USAGE.replaceAll('\n', '\n  ')}
@@ -20,7 +21,7 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   switch (command) {
     case 'serve':
-      return serve(config);
+      return serve(config, rest);
     case 'migrate':
       return migrate(config);
     case 'openapi':

@@ -5,47 +5,72 @@ import { migrateToLatest } from './db/migrate.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker.ts';
 import { type BootstrapResult, bootstrapProject } from './domain/bootstrap.ts';
 import { buildApp } from './http/app.ts';
+import { buildOpsApp } from './http/ops-app.ts';
 import { createMetrics } from './metrics.ts';
 
-export type RunningServer = {
+/**
+ * What one process does: `api` serves the API, `worker` delivers webhooks (and answers
+ * only probes and metrics), `all` does both. Any number of each can share a PostgreSQL.
+ */
+export const ROLES = ['api', 'worker', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type RunningServer<R extends Role = 'all'> = {
+  role: R;
+  /** The API; for a worker, only /healthz, /readyz and /metrics. */
   app: FastifyInstance;
   database: DatabaseHandle;
   bootstrap: BootstrapResult;
-  /** The in-process webhook delivery worker. */
-  worker: DeliveryWorker;
+  /** The in-process webhook delivery worker (none in an API-only process). */
+  worker: R extends 'api' ? null : DeliveryWorker;
   url: string;
+  /** Stops listening, lets in-flight requests and deliveries finish, closes the database. */
   close(): Promise<void>;
 };
 
 /**
- * Opens the database, migrates, bootstraps the project, starts listening and starts
- * delivering webhooks in the same process.
+ * Opens the database, migrates, bootstraps the project (both safe when several processes
+ * start at once), starts listening and, unless the role is `api`, delivering webhooks.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer<R extends Role = 'all'>(
+  config: Config,
+  role: R = 'all' as R,
+): Promise<RunningServer<R>> {
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
     const bootstrap = await bootstrapProject(database.db, { adminToken: config.adminToken });
     const metrics = createMetrics(database.db);
-    const app = await buildApp({ db: database.db, config }, metrics);
+    const deps = { db: database.db, config };
+    const app =
+      role === 'worker' ? await buildOpsApp(deps, metrics) : await buildApp(deps, metrics);
     const url = await app.listen({ host: config.host, port: config.port });
-    const worker = startDeliveryWorker({
-      db: database.db,
-      config,
-      logger: app.log.child({ component: 'delivery' }),
-      metrics,
-    });
+    const worker =
+      role === 'api'
+        ? null
+        : startDeliveryWorker({
+            db: database.db,
+            config,
+            logger: app.log.child({ component: 'delivery' }),
+            metrics,
+          });
     return {
+      role,
       app,
       database,
       bootstrap,
-      worker,
+      worker: worker as RunningServer<R>['worker'],
       url,
       close: async () => {
         // The API stops taking changes first; then in-flight deliveries finish and record.
         await app.close();
-        await worker.stop();
+        app.log.info('HTTP server closed: no new connections, in-flight requests finished');
+        if (worker) {
+          await worker.stop();
+          app.log.info('delivery worker stopped: in-flight deliveries recorded, leases released');
+        }
         await database.close();
+        app.log.info('database closed');
       },
     };
   } catch (error) {

@@ -1,8 +1,19 @@
 import type { Config } from '../config.ts';
 import { startServer } from '../server.ts';
+import { serveRole } from './roles.ts';
+import { exitGracefullyOnSignals } from './shutdown.ts';
 
-export async function serve(config: Config): Promise<void> {
-  const server = await startServer(config);
+export async function serve(config: Config, args: string[]): Promise<void> {
+  const role = serveRole(args, process.env);
+  const server = await startServer(config, role);
+  exitGracefullyOnSignals(server);
+  if (role !== 'all' && server.database.kind === 'embedded') {
+    // The data directory admits one process, so no other process can take the other role.
+    server.app.log.warn(
+      { role },
+      `the embedded database admits one process: ${role === 'api' ? 'webhooks are not delivered' : 'the API is not served'}; use --role all, or PostgreSQL to split roles`,
+    );
+  }
   if (server.bootstrap.created) {
     const source = config.adminToken ? ' (from FIELDHOUSE_ADMIN_TOKEN)' : '';
     // Printed once, on the first start: the token is stored only as a hash.
@@ -10,14 +21,6 @@ export async function serve(config: Config): Promise<void> {
       `\nFieldhouse project created. Full-access API token${source}:\n\n  ${server.bootstrap.adminToken}\n\nStore it now: it will not be shown again.\n\n`,
     );
   }
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    server.app.log.info({ signal }, 'shutting down');
-    await server.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // Last, after the token: whoever waits for this line has seen all of the start.
+  server.app.log.info({ role, url: server.url }, 'fieldhouse started');
 }

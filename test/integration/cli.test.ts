@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildClient } from '@datocms/cma-client-node';
+import { openDatabase } from '../../src/db/client.ts';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/databases.ts';
-import { runFieldhouse } from '../support/process.ts';
+import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -13,11 +16,104 @@ after(async () => {
 });
 
 async function databaseEnv(): Promise<Record<string, string>> {
+  return (await testDatabase()).env;
+}
+
+async function testDatabase(): Promise<{ database: TestDatabase; env: Record<string, string> }> {
   const database: TestDatabase = await createTestDatabase();
   cleanups.push(() => database.drop());
-  return database.engine === 'postgres'
-    ? { DATABASE_URL: database.url }
-    : { FIELDHOUSE_DATA_DIR: database.dataDir };
+  const env: Record<string, string> =
+    database.engine === 'postgres'
+      ? { DATABASE_URL: database.url }
+      : { FIELDHOUSE_DATA_DIR: database.dataDir };
+  return { database, env };
+}
+
+const ADMIN_TOKEN = 'ci-known-admin-token-0002';
+
+function serveStarted(args: string[], env: Record<string, string>): FieldhouseProcess {
+  const run = runFieldhouse(['serve', ...args], { ...env, FIELDHOUSE_ADMIN_TOKEN: ADMIN_TOKEN });
+  cleanups.push(() => run.stop());
+  return run;
+}
+
+/** Whether a new TCP connection to the server's port is accepted. */
+function acceptsConnections(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * A model creation whose body arrives only when `finish()` is called: a request that
+ * is in flight for as long as the test wants.
+ */
+function slowCreate(url: string, apiKey: string) {
+  const body = JSON.stringify({
+    data: { type: 'item_type', attributes: { name: apiKey, api_key: apiKey } },
+  });
+  const request = httpRequest(`${url}/item-types`, {
+    method: 'POST',
+    agent: false,
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'x-api-version': '3',
+      'content-length': Buffer.byteLength(body),
+    },
+  });
+  const response = new Promise<number>((resolve, reject) => {
+    request.once('response', (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    request.once('error', reject);
+  });
+  response.catch(() => undefined);
+  const started = new Promise<void>((resolve) => request.write(body.slice(0, 10), () => resolve()));
+  return {
+    /** Resolves once the headers and the start of the body are sent. */
+    started,
+    response,
+    /** Sends the rest of the body: the server can then answer. */
+    finish: () => request.end(body.slice(10)),
+  };
+}
+
+async function itemTypeApiKeys(database: TestDatabase): Promise<string[]> {
+  const handle = await openDatabase({
+    databaseUrl: database.engine === 'postgres' ? database.url : null,
+    dataDir: database.engine === 'embedded' ? database.dataDir : '',
+    dbPoolSize: 1,
+  });
+  try {
+    const rows = await handle.db.selectFrom('item_types').select('api_key').execute();
+    return rows.map((row) => row.api_key);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Starts a server with a slow request in flight and sends it SIGTERM. */
+async function terminatingWithRequestInFlight() {
+  const { database, env } = await testDatabase();
+  const server = serveStarted([], env);
+  const url = await server.listening;
+  await server.waitFor(/fieldhouse started/);
+  const slow = slowCreate(url, 'slow');
+  await slow.started;
+  // Leaves the server time to accept the connection and route the request.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  server.child.kill('SIGTERM');
+  await server.waitFor(/shutting down/);
+  return { database, server, url, slow };
 }
 
 describe('the fieldhouse command line', () => {
@@ -66,6 +162,111 @@ describe('the fieldhouse command line', () => {
       assert.equal(await run.exited, 78);
       assert.match(run.output(), new RegExp(`Invalid configuration: ${name}`));
     }
+  });
+
+  test('--role and FIELDHOUSE_ROLE must name a role', async () => {
+    const flag = runFieldhouse(['serve', '--role', 'cron'], {});
+    assert.equal(await flag.exited, 64);
+    assert.match(flag.output(), /--role must be one of api, worker, all \(got "cron"\)/);
+    const variable = runFieldhouse(['serve'], { FIELDHOUSE_ROLE: 'cron' });
+    assert.equal(await variable.exited, 78);
+    assert.match(
+      variable.output(),
+      /Invalid configuration: FIELDHOUSE_ROLE must be one of api, worker, all/,
+    );
+    const unknown = runFieldhouse(['serve', '--roles', 'api'], {});
+    assert.equal(await unknown.exited, 64);
+    assert.match(unknown.output(), /Usage: fieldhouse serve \[--role api\|worker\|all\]/);
+  });
+
+  test('a worker process runs the delivery worker and answers only probes and metrics', async () => {
+    const worker = serveStarted([], { ...(await databaseEnv()), FIELDHOUSE_ROLE: 'worker' });
+    const url = await worker.listening;
+    await worker.waitFor(/fieldhouse started/);
+    assert.match(worker.output(), /delivery worker started/);
+    assert.deepEqual(await (await fetch(`${url}/healthz`)).json(), {
+      data: { type: 'health', id: 'live' },
+    });
+    assert.equal((await fetch(`${url}/readyz`)).status, 200);
+    assert.match(await (await fetch(`${url}/metrics`)).text(), /fieldhouse_webhook_queue_depth/);
+    const api = await fetch(`${url}/item-types`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, accept: 'application/json' },
+    });
+    assert.equal(api.status, 404);
+    assert.match(await api.text(), /INVALID_ENDPOINT/);
+  });
+
+  test('an API process serves the API without a worker; the flag beats FIELDHOUSE_ROLE', async () => {
+    const server = serveStarted(['--role', 'api'], {
+      ...(await databaseEnv()),
+      FIELDHOUSE_ROLE: 'worker',
+    });
+    const url = await server.listening;
+    await server.waitFor(/fieldhouse started/);
+    const client = buildClient({ apiToken: ADMIN_TOKEN, baseUrl: url, autoRetry: false });
+    assert.deepEqual(await client.itemTypes.list(), []);
+    assert.match(server.output(), /"role":"api"/);
+    assert.doesNotMatch(server.output(), /delivery worker started/);
+    if (TEST_ENGINE === 'embedded') {
+      assert.match(server.output(), /embedded database admits one process/);
+    }
+  });
+
+  test('SIGTERM stops taking connections, finishes the request in flight and exits 0', async () => {
+    const { database, server, url, slow } = await terminatingWithRequestInFlight();
+    // New connections are refused while the request in flight is still being served.
+    let accepting = true;
+    for (let i = 0; i < 50 && accepting; i++) {
+      accepting = await acceptsConnections(url);
+      if (accepting) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(accepting, false, 'the listener is closed');
+    assert.equal(server.child.exitCode, null, 'the process waits for the request');
+    slow.finish();
+    assert.equal(await slow.response, 201);
+    assert.equal(await server.exited, 0);
+    const steps = [
+      /"signal":"SIGTERM".*"shutting down"/,
+      /HTTP server closed/,
+      /delivery worker stopped/,
+      /database closed/,
+      /shutdown complete/,
+    ].map((step) => server.output().search(step));
+    assert.ok(
+      steps.every((at) => at >= 0),
+      `every step is logged:\n${server.output()}`,
+    );
+    assert.deepEqual(
+      steps,
+      [...steps].sort((a, b) => a - b),
+      'in order',
+    );
+    assert.deepEqual(await itemTypeApiKeys(database), ['slow'], 'the request committed');
+  });
+
+  test('SIGINT stops the server cleanly too', async () => {
+    const server = serveStarted([], await databaseEnv());
+    await server.waitFor(/fieldhouse started/);
+    server.child.kill('SIGINT');
+    assert.equal(await server.exited, 0);
+    assert.match(server.output(), /"signal":"SIGINT".*"shutting down"/);
+  });
+
+  test('a second signal exits at once, without waiting for the request in flight', async () => {
+    const { server, slow } = await terminatingWithRequestInFlight();
+    server.child.kill('SIGTERM');
+    assert.equal(await server.exited, 143);
+    assert.match(server.output(), /second signal/);
+    await assert.rejects(slow.response);
+  });
+
+  test('a shutdown still waiting after 20 s exits 1', async () => {
+    const { server, slow } = await terminatingWithRequestInFlight();
+    const signalledAt = Date.now();
+    assert.equal(await server.exited, 1);
+    assert.ok(Date.now() - signalledAt >= 19_000, 'it waited for the time limit');
+    assert.match(server.output(), /shutdown did not finish in time/);
+    await assert.rejects(slow.response);
   });
 
   test('migrate applies migrations and reports an up-to-date database', async () => {
