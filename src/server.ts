@@ -53,6 +53,7 @@ export async function startServer<R extends Role = 'all'>(
             config,
             logger: app.log.child({ component: 'delivery' }),
             metrics,
+            listenInProcess: database.listenInProcess,
           });
     return {
       role,

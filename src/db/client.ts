@@ -15,6 +15,11 @@ export type DatabaseHandle = {
   kind: 'embedded' | 'postgres';
   /** A connection string other processes can use to LISTEN, or null when embedded. */
   url: string | null;
+  /**
+   * Embedded only: NOTIFYs of committed transactions reach this process's callbacks
+   * directly. On PostgreSQL, listeners open a connection of their own with `url`.
+   */
+  listenInProcess: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | null;
   close(): Promise<void>;
 };
 
@@ -32,7 +37,13 @@ export async function openDatabase(
       process.emitWarning(`PostgreSQL connection lost while idle: ${error.message}`);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', url: config.databaseUrl, close: () => db.destroy() };
+    return {
+      db,
+      kind: 'postgres',
+      url: config.databaseUrl,
+      listenInProcess: null,
+      close: () => db.destroy(),
+    };
   }
   mkdirSync(config.dataDir, { recursive: true });
   const release = acquireLockFile(join(config.dataDir, 'fieldhouse.lock'));
@@ -45,6 +56,7 @@ export async function openDatabase(
       db,
       kind: 'embedded',
       url: null,
+      listenInProcess: (channel, onNotify) => pglite.listen(channel, onNotify),
       close: async () => {
         await db.destroy();
         await pglite.close();

@@ -52,3 +52,21 @@ export function listenForWakeups(url: string, onWake: () => void, logger: Logger
     },
   };
 }
+
+/** The embedded database's NOTIFYs, delivered in this process: no connection to manage. */
+export function listenInProcessForWakeups(
+  listen: (channel: string, onNotify: () => void) => Promise<() => Promise<void>>,
+  onWake: () => void,
+  logger: Logger,
+): Wakeups {
+  const unlisten = listen(WEBHOOK_CALLS_CHANNEL, onWake);
+  unlisten.catch((error: unknown) =>
+    logger.warn({ err: error }, 'could not LISTEN for webhook calls; polling instead'),
+  );
+  return {
+    async close() {
+      const stop = await unlisten.catch(() => null);
+      await stop?.();
+    },
+  };
+}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { DatabaseHandle, Db } from '../db/client.ts';
 import type { Metrics } from '../metrics.ts';
 import { parseAllowlist } from './allowlist.ts';
 import { claimDueCalls, leaseToken, releaseLeases } from './claim.ts';
@@ -9,15 +9,15 @@ import { type DeliveryContext, deliverCall } from './deliver.ts';
 import { createGuardedAgent } from './guarded-agent.ts';
 import type { Logger } from './logger.ts';
 import type { Timeouts } from './send.ts';
-import { listenForWakeups, type Wakeups } from './wakeups.ts';
+import { listenForWakeups, listenInProcessForWakeups, type Wakeups } from './wakeups.ts';
 
 /** DatoCMS's limits per attempt: 2 s to connect, 8 s in total. */
 export const DELIVERY_TIMEOUTS: Timeouts = { connectMs: 2000, totalMs: 8000 };
 // Well above the total timeout, so a live worker always records before its lease ends.
 const LEASE_MS = 30_000;
-// PostgreSQL wakes workers with NOTIFY, so polling only catches retries coming due and
-// expired leases; the embedded database is polled for new calls too.
-const POLL_MS = { postgres: 1000, embedded: 200 };
+// NOTIFY wakes workers for new calls, so polling only catches retries coming due and
+// expired leases; without it (a worker given no notifications) polling finds new calls too.
+const POLL_MS = { notified: 1000, unnotified: 200 };
 
 export type DeliveryWorkerOptions = {
   db: Db;
@@ -27,6 +27,8 @@ export type DeliveryWorkerOptions = {
   >;
   logger: Logger;
   metrics?: Metrics;
+  /** The embedded database's in-process NOTIFY subscription (DatabaseHandle.listenInProcess). */
+  listenInProcess?: DatabaseHandle['listenInProcess'];
   /** Overrides for tests and benchmarks. */
   leaseMs?: number;
   pollMs?: number;
@@ -118,11 +120,13 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
       });
   }
 
-  const pollMs = options.pollMs ?? (config.databaseUrl ? POLL_MS.postgres : POLL_MS.embedded);
-  const poll = setInterval(wake, pollMs);
   const wakeups: Wakeups | null = config.databaseUrl
     ? listenForWakeups(config.databaseUrl, wake, logger)
-    : null;
+    : options.listenInProcess
+      ? listenInProcessForWakeups(options.listenInProcess, wake, logger)
+      : null;
+  const pollMs = options.pollMs ?? (wakeups ? POLL_MS.notified : POLL_MS.unnotified);
+  const poll = setInterval(wake, pollMs);
   wake();
   logger.info({ worker: id, concurrency: config.workerConcurrency }, 'delivery worker started');
 
