@@ -16,7 +16,8 @@ const SCHEMA_LOCK_KEY = 7_246_001;
  */
 export async function inSchemaTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`.execute(trx);
+    // A literal key leaves no parameter, so the lock takes one simple-protocol message.
+    await sql`SELECT pg_advisory_xact_lock(${sql.lit(SCHEMA_LOCK_KEY)})`.execute(trx);
     return fn(trx);
   });
 }

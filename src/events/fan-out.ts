@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { executePrepared } from '../db/prepared.ts';
 import type { Trx } from '../db/transaction.ts';
 import { WEBHOOK_CALLS_CHANNEL } from './channel.ts';
 import { type MatchableEvent, webhookWantsEvent } from './matching.ts';
@@ -13,11 +14,10 @@ export async function enqueueWebhookCalls(
   eventId: string,
   event: MatchableEvent,
 ): Promise<number> {
-  const webhooks = await trx
-    .selectFrom('webhooks')
-    .select(['id', 'events'])
-    .where('enabled', '=', true)
-    .execute();
+  const webhooks = await executePrepared(
+    trx,
+    trx.selectFrom('webhooks').select(['id', 'events']).where('enabled', '=', true),
+  );
   const targets = webhooks.filter((webhook) => webhookWantsEvent(webhook.events, event));
   if (targets.length === 0) return 0;
   await trx

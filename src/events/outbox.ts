@@ -1,3 +1,4 @@
+import { executePrepared } from '../db/prepared.ts';
 import type { Trx } from '../db/transaction.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
 import { enqueueWebhookCalls } from './fan-out.ts';
@@ -34,7 +35,7 @@ function matchable(event: SchemaEvent): MatchableEvent {
  * change, its event and its calls commit together or not at all.
  */
 export async function emitEvent(trx: Trx, event: SchemaEvent): Promise<void> {
-  const { id } = await trx
+  const insert = trx
     .insertInto('events')
     .values({
       environment: ENVIRONMENT.id,
@@ -45,7 +46,8 @@ export async function emitEvent(trx: Trx, event: SchemaEvent): Promise<void> {
       previous_entity: JSON.stringify(event.previousEntity ?? null),
       related_entities: JSON.stringify(event.relatedEntities ?? []),
     })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await enqueueWebhookCalls(trx, id, matchable(event));
+    .returning('id');
+  const [inserted] = await executePrepared(trx, insert);
+  if (!inserted) throw new Error('the event insert returned no id');
+  await enqueueWebhookCalls(trx, inserted.id, matchable(event));
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { Actor, Permission } from '../actor.ts';
 import { recordCmaAccess } from './last-access.ts';
 import { finalPermissions } from './permissions.ts';
@@ -27,9 +28,14 @@ export function actorFromRole(tokenId: string, roleId: string, attributes: RoleA
 /**
  * The caller behind a bearer token, or null when the token is unknown or not for the CMA.
  * Its rights are its role's final permissions, inherited ones included.
+ *
+ * Read from the database on every request, never cached: a deleted or regenerated token
+ * and a changed role take effect on the very next request, in every process sharing the
+ * database. The read is one indexed lookup on a prepared statement; a cache would need
+ * a round trip to validate it across processes, which costs about as much.
  */
 export async function authenticate(db: Db, token: string): Promise<Actor | null> {
-  const row = await db
+  const query = db
     .selectFrom('access_tokens')
     .innerJoin('roles', 'roles.id', 'access_tokens.role_id')
     .select([
@@ -40,8 +46,8 @@ export async function authenticate(db: Db, token: string): Promise<Actor | null>
       'roles.attributes',
       'roles.inherits_permissions_from',
     ])
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+    .where('token_hash', '=', hashToken(token));
+  const [row] = await executePrepared(db, query);
   if (!row?.can_access_cma) return null;
   // Most roles inherit nothing: then the joined row is the whole chain.
   const chain =

@@ -12,7 +12,8 @@ const AUTH_LOCK_KEY = 7_246_010;
  */
 export async function inAuthTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(${AUTH_LOCK_KEY})`.execute(trx);
+    // A literal key leaves no parameter, so the lock takes one simple-protocol message.
+    await sql`SELECT pg_advisory_xact_lock(${sql.lit(AUTH_LOCK_KEY)})`.execute(trx);
     return fn(trx);
   });
 }

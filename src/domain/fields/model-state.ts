@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
 import type { Queryable, Trx } from '../../db/transaction.ts';
 import { emitEvent } from '../../events/outbox.ts';
@@ -80,46 +79,3 @@ export async function emitModelUpdate(
     previousEntity: previous,
   });
 }
-
-/**
- * A field with its model's state, in one round trip: the hot path of every field
- * update. `idOrKey` is a field id or `<model_api_key>::<field_api_key>`.
- */
-export async function loadFieldWithModel(
-  db: Queryable,
-  idOrKey: string,
-): Promise<{ field: FieldRow; state: ModelState } | null> {
-  const separator = idOrKey.indexOf('::');
-  let query = db
-    .selectFrom('fields as f')
-    .innerJoin('item_types as it', 'it.id', 'f.item_type_id')
-    .selectAll('it')
-    .select([
-      sql<FieldJson>`row_to_json(f.*)`.as('field'),
-      sql<FieldSummary[]>`(SELECT coalesce(json_agg(json_build_object(
-          'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
-          'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
-          'label', s.label) ORDER BY s.position, s.seq), '[]')
-        FROM fields s WHERE s.item_type_id = f.item_type_id)`.as('field_summaries'),
-      sql<ModelState['fieldsets']>`(SELECT coalesce(json_agg(json_build_object(
-          'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
-          ORDER BY g.position, g.seq), '[]')
-        FROM fieldsets g WHERE g.item_type_id = f.item_type_id)`.as('fieldset_summaries'),
-    ]);
-  query =
-    separator === -1
-      ? query.where('f.id', '=', idOrKey)
-      : query
-          .where('it.api_key', '=', idOrKey.slice(0, separator))
-          .where('f.api_key', '=', idOrKey.slice(separator + 2));
-  const row = await query.executeTakeFirst();
-  if (!row) return null;
-  const { field, field_summaries, fieldset_summaries, ...itemType } = row;
-  return {
-    field: { ...field, seq: String(field.seq), created_at: new Date(field.created_at) },
-    state: { itemType, fields: field_summaries, fieldsets: fieldset_summaries },
-  };
-}
-
-/** A field row as row_to_json gives it: timestamps as strings, bigints as numbers. */
-type FieldJson = Omit<FieldRow, 'seq' | 'created_at'> & { seq: number; created_at: string };

@@ -1,6 +1,9 @@
-import type { FieldRow } from '../../db/schema.ts';
+import { sql } from 'kysely';
+import { executePrepared } from '../../db/prepared.ts';
+import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
 import type { Queryable, Trx } from '../../db/transaction.ts';
 import { NotFound } from '../errors.ts';
+import type { FieldSummary, ModelState } from './model-state.ts';
 
 /** A field row as the service builds it, before the database adds seq and created_at. */
 export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;
@@ -31,6 +34,59 @@ export async function findFieldOrFail(db: Queryable, idOrKey: string): Promise<F
   const row = await findField(db, idOrKey);
   if (!row) throw new NotFound('Field', idOrKey);
   return row;
+}
+
+/** A row as row_to_json gives it: timestamps as strings, bigints as numbers. */
+type RowJson<Row> = Omit<Row, 'seq' | 'created_at'> & { seq: number; created_at: string };
+
+function fromRowJson<Row>(row: RowJson<Row>): Row {
+  return { ...row, seq: String(row.seq), created_at: new Date(row.created_at) } as Row;
+}
+
+/**
+ * A field with its model's state, in one round trip on a prepared statement: the hot
+ * path of every field update. `idOrKey` is a field id or `<model_api_key>::<field_api_key>`.
+ * Rows come as row_to_json, whose one json column keeps the cached plan valid when a
+ * migration adds columns.
+ */
+export async function findFieldWithModel(
+  db: Queryable,
+  idOrKey: string,
+): Promise<{ field: FieldRow; state: ModelState } | null> {
+  const separator = idOrKey.indexOf('::');
+  const query = db
+    .selectFrom('fields as f')
+    .innerJoin('item_types as it', 'it.id', 'f.item_type_id')
+    .select([
+      sql<RowJson<ItemTypeRow>>`row_to_json(it.*)`.as('item_type'),
+      sql<RowJson<FieldRow>>`row_to_json(f.*)`.as('field'),
+      sql<FieldSummary[]>`(SELECT coalesce(json_agg(json_build_object(
+          'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
+          'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
+          'label', s.label) ORDER BY s.position, s.seq), '[]')
+        FROM fields s WHERE s.item_type_id = f.item_type_id)`.as('field_summaries'),
+      sql<ModelState['fieldsets']>`(SELECT coalesce(json_agg(json_build_object(
+          'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
+          ORDER BY g.position, g.seq), '[]')
+        FROM fieldsets g WHERE g.item_type_id = f.item_type_id)`.as('fieldset_summaries'),
+    ]);
+  const [row] = await executePrepared(
+    db,
+    separator === -1
+      ? query.where('f.id', '=', idOrKey)
+      : query
+          .where('it.api_key', '=', idOrKey.slice(0, separator))
+          .where('f.api_key', '=', idOrKey.slice(separator + 2)),
+  );
+  if (!row) return null;
+  return {
+    field: fromRowJson(row.field),
+    state: {
+      itemType: fromRowJson(row.item_type),
+      fields: row.field_summaries,
+      fieldsets: row.fieldset_summaries,
+    },
+  };
 }
 
 function jsonColumns(draft: FieldDraft) {

@@ -8,6 +8,7 @@ import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { GroupKey } from '../positions/order.ts';
 import {
@@ -24,7 +25,6 @@ import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from 
 import {
   emitModelUpdate,
   fullFieldsInFormOrder,
-  loadFieldWithModel,
   loadModelState,
   type ModelState,
   presentModel,
@@ -108,6 +108,7 @@ export async function createField(
     return await inSchemaTransaction(db, async (trx) => {
       const owner = await findItemTypeOrFail(trx, itemTypeIdOrKey);
       const [state, locales] = await Promise.all([loadModelState(trx, owner.id), siteLocales(trx)]);
+      checkRoomFor('fields_per_item_type', state.fields.length);
       const issues = new Issues('Field');
       await checkNewId(trx, issues, 'id', input.id, 'fields');
       const a = input.attributes;
@@ -174,7 +175,7 @@ export async function updateField(
 ): Promise<FieldChange> {
   try {
     return await inSchemaTransaction(db, async (trx) => {
-      const found = await loadFieldWithModel(trx, idOrKey);
+      const found = await repo.findFieldWithModel(trx, idOrKey);
       if (!found) throw new NotFound('Field', idOrKey);
       const { field: before, state } = found;
       const a = input.attributes;
@@ -285,6 +286,7 @@ export async function duplicateField(db: Db, idOrKey: string): Promise<FieldChan
     return await inSchemaTransaction(db, async (trx) => {
       const source = await repo.findFieldOrFail(trx, idOrKey);
       const state = await loadModelState(trx, source.item_type_id);
+      checkRoomFor('fields_per_item_type', state.fields.length);
       const n = freeCopyNumber(source, state.fields);
       const { seq: _seq, created_at: _created, ...copy } = source;
       const draft: repo.FieldDraft = {
