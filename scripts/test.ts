@@ -2,7 +2,6 @@
 // suite on the embedded database and on PostgreSQL, and prints one closing line.
 // Usage: tsx scripts/test.ts [embedded|postgres ...] [-- test files]
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -19,6 +18,7 @@ import { openDatabase } from '../src/db/client.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
   EMBEDDED_TEMPLATE_DIR,
+  migrationsHash,
   POSTGRES_TEMPLATE_DB,
   postgresUrl,
   withAdminClient,
@@ -31,14 +31,6 @@ function testFiles(dir: string): string[] {
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => join(dir, file))
     .sort();
-}
-
-function migrationsHash(): string {
-  const dir = join('src', 'db', 'migrations');
-  const hash = createHash('sha256');
-  for (const file of readdirSync(dir).sort())
-    hash.update(file).update(readFileSync(join(dir, file)));
-  return hash.digest('hex');
 }
 
 async function prepareEmbeddedTemplate(): Promise<void> {
@@ -56,7 +48,7 @@ async function prepareEmbeddedTemplate(): Promise<void> {
   writeFileSync(marker, hash);
 }
 
-/** The template is rebuilt only when the migrations changed (their hash is its comment). */
+/** Built once per migrations hash (the hash names the template and is its comment). */
 async function preparePostgresTemplate(): Promise<void> {
   const hash = migrationsHash();
   const current = await withAdminClient(async (client) => {

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -9,8 +9,29 @@ export const TEST_ENGINE = process.env.FIELDHOUSE_TEST_DB === 'postgres' ? 'post
 
 export const POSTGRES_ADMIN_URL =
   process.env.FIELDHOUSE_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const POSTGRES_TEMPLATE_DB = 'fieldhouse_test_template';
 export const EMBEDDED_TEMPLATE_DIR = join(process.cwd(), '.cache', 'pglite-template');
+
+/**
+ * A hash of everything under src/db (migrations and the code that runs them): a
+ * template is rebuilt when it changes.
+ */
+export function migrationsHash(): string {
+  const dir = join('src', 'db');
+  const hash = createHash('sha256');
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort();
+  for (const file of files) {
+    if (!file.endsWith('.ts')) continue;
+    hash.update(file).update(readFileSync(join(dir, file)));
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * Named by the migrations' hash, so checkouts with different migrations (worktrees,
+ * branches tested side by side) each have their own template instead of dropping
+ * one another's.
+ */
+export const POSTGRES_TEMPLATE_DB = `fieldhouse_tpl_${migrationsHash().slice(0, 16)}`;
 
 export function postgresUrl(database: string): string {
   const url = new URL(POSTGRES_ADMIN_URL);
