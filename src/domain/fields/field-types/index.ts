@@ -10,9 +10,29 @@ import { Problems } from './problems.ts';
 import type { FieldCheckContext, FieldDefinition } from './types.ts';
 import { checkValidators } from './validators.ts';
 
+export { type BlockRef, noReferences, type ValueReferences } from './block-refs.ts';
 export { convertFieldType } from './conversion.ts';
 export { convertLocalization, emptyDefaultValue } from './default-values.ts';
 export { defaultAppearance } from './editors.ts';
+export {
+  type DeferredCheck,
+  isBlank,
+  RECORD_VALUE_RULES,
+  type RecordValueCode,
+  validatorCode,
+} from './record-value-rules.ts';
+export { RECORD_VALUE_SHAPES } from './record-value-shapes.ts';
+export {
+  checkRecordValue,
+  checkRecordValues,
+  type FieldDeferredCheck,
+  type RecordField,
+  type RecordLocalesOptions,
+  type RecordValueCheck,
+  type RecordValueContext,
+  type RecordValueIssue,
+  recordLocales,
+} from './record-values.ts';
 export {
   type Appearance,
   FIELD_TYPES,
@@ -21,7 +41,7 @@ export {
   type FieldType,
   isFieldType,
 } from './types.ts';
-export { referencedItemTypeIds } from './validators.ts';
+export { referencedItemTypeIds, VALIDATOR_RULES, type ValidatorName } from './validators.ts';
 
 /**
  * Checks validators, appearance and default_value of a field; each failing attribute adds

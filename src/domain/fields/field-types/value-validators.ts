@@ -4,7 +4,7 @@ import { quoteList } from './problems.ts';
 type Params = Record<string, unknown>;
 
 /** Checks one value against one validator's (already checked) parameters. */
-type ValueRule = (value: unknown, params: Params) => string | null;
+export type ValueRule = (value: unknown, params: Params) => string | null;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -44,7 +44,7 @@ function instantBounds(value: string, params: Params): string | null {
  * The validators that constrain a single value, applied to non-null defaults (spec 02 §6).
  * Values reaching here already fit the type's shape.
  */
-const VALUE_RULES: Record<string, ValueRule> = {
+export const VALUE_RULES: Record<string, ValueRule> = {
   enum: (value, params) =>
     (params.values as string[]).includes(value as string)
       ? null
