@@ -202,9 +202,8 @@ const SHAPES: Record<FieldType, ShapeSamples> = {
     ],
   },
   links: {
-    accepted: [[REC1, REC2], []],
+    accepted: [[REC1, REC2], [], [REC1, REC1]],
     refused: [
-      [[REC1, REC1], 'same record twice'],
       [REC1, 'array of record ids'],
       [['x'], 'entry 0: "x" is not a record id'],
     ],
@@ -280,6 +279,16 @@ const SHAPES: Record<FieldType, ShapeSamples> = {
       [[BLOCK1], 'a block must be a block id or a block object'],
       [{ type: 'item' }, 'needs an "attributes" object'],
       [{ ...newBlock(), extra: 1 }, 'unknown keys'],
+      [{ type: 'item', id: BLOCK1, attributes: {}, relationships: {} }, '"relationships" must be'],
+      [
+        {
+          type: 'item',
+          attributes: {},
+          relationships: { item_type: { data: { type: 'item_type', id: 'x' } } },
+        },
+        'block model id "x" is not a valid id',
+      ],
+      [{ type: 'item', id: 'x', attributes: {} }, 'block id "x" is not a valid id'],
     ],
   },
   structured_text: {
@@ -619,7 +628,7 @@ function runRule(name: ValidatorName, testCase: ValidatorCase, value: unknown) {
   const refs = noReferences();
   if (value !== null) assert.equal(RECORD_VALUE_SHAPES[testCase.type](value, refs), null);
   if (value === null && rule.sees === 'values') return null;
-  return rule.check({ value, params: testCase.params, fieldType: testCase.type, refs });
+  return rule.check({ value, params: testCase.params, refs });
 }
 
 describe('record value rules', () => {

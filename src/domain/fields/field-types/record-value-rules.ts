@@ -2,7 +2,6 @@ import type { BlockRef, ValueReferences } from './block-refs.ts';
 import { dastTextLength } from './dast.ts';
 import { unsafeHtml } from './html-safety.ts';
 import { isPlainObject } from './problems.ts';
-import type { FieldType } from './types.ts';
 import type { ValidatorName } from './validators.ts';
 import { VALUE_RULES, type ValueRule } from './value-validators.ts';
 
@@ -69,7 +68,6 @@ export type RuleInput = {
   value: unknown;
   /** The validator's stored (checked, defaulted) parameters. */
   params: Params;
-  fieldType: FieldType;
   /** What the value references (records, blocks, uploads), collected by the shape check. */
   refs: ValueReferences;
 };

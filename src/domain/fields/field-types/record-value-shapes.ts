@@ -109,11 +109,8 @@ export const RECORD_VALUE_SHAPES: Readonly<Record<FieldType, RecordValueShape>> 
       (id) => (isId(id) ? null : `${JSON.stringify(id)} is not a record id`),
       'record ids',
     );
-    if (problem) return problem;
-    const ids = value as string[];
-    if (new Set(ids).size !== ids.length) return 'must not name the same record twice';
-    refs.records.push(...ids);
-    return null;
+    if (!problem) refs.records.push(...(value as string[]));
+    return problem;
   },
   seo: (value, refs) => {
     const problem = objectProblem(

@@ -100,6 +100,17 @@ function sanitized(field: RecordField, value: unknown): unknown {
     : value;
 }
 
+/** The part of an issue that names the field (and the locale, for localized values). */
+function naming(field: RecordField, locale?: string) {
+  return {
+    field: field.api_key,
+    field_id: field.id,
+    ...(locale ? { locale } : {}),
+    field_label: field.label,
+    field_type: field.field_type,
+  };
+}
+
 /** One value (one locale's, for localized fields). */
 function checkOne(
   field: RecordField,
@@ -107,12 +118,9 @@ function checkOne(
   locale: string | undefined,
   result: RecordValueCheck,
 ): unknown {
-  const where = { field: field.api_key, field_id: field.id, ...(locale ? { locale } : {}) };
   const issue = (code: RecordValueCode, message: string, validator?: ValidatorName) =>
     result.issues.push({
-      ...where,
-      field_label: field.label,
-      field_type: field.field_type,
+      ...naming(field, locale),
       code,
       message,
       ...(validator ? { validator } : {}),
@@ -133,10 +141,16 @@ function checkOne(
   }
   for (const [name, rule, params] of rulesOf(field)) {
     if (value === null && rule.sees === 'values') continue;
-    const outcome = rule.check({ value, params, fieldType: field.field_type, refs });
+    const outcome = rule.check({ value, params, refs });
     if (outcome === null) continue;
     if ('problem' in outcome) issue(validatorCode(name), outcome.problem, name);
-    else result.deferred.push({ ...outcome.defer, ...where });
+    else
+      result.deferred.push({
+        ...outcome.defer,
+        field: field.api_key,
+        field_id: field.id,
+        ...(locale ? { locale } : {}),
+      });
   }
   return value;
 }
@@ -155,10 +169,7 @@ export function checkRecordValue(
   const wanted = [...context.recordLocales];
   const localeIssue = (message: string) =>
     result.issues.push({
-      field: field.api_key,
-      field_id: field.id,
-      field_label: field.label,
-      field_type: field.field_type,
+      ...naming(field),
       code: 'INVALID_LOCALES',
       message,
       required_locales: wanted,
@@ -172,10 +183,7 @@ export function checkRecordValue(
     Object.keys(byLocale).every((key) => !context.locales.includes(key));
   if (!isPlainObject(byLocale) || namesNoLocale) {
     result.issues.push({
-      field: field.api_key,
-      field_id: field.id,
-      field_label: field.label,
-      field_type: field.field_type,
+      ...naming(field),
       code: 'VALIDATION_INVALID',
       message: `a localized field's value must be an object keyed by locale (${quoteList(wanted)})`,
     });
