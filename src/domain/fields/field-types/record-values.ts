@@ -241,7 +241,8 @@ export function recordLocales(
 
 /**
  * Checks every field's value of a record (`attributes` keyed by api_key; a missing key is an
- * empty value). Returns the issues and deferred checks of all fields and the values to store.
+ * empty value; a key naming no field is the caller's to refuse). Returns the issues and
+ * deferred checks of all fields and the values to store.
  */
 export function checkRecordValues(
   fields: readonly RecordField[],
