@@ -41,14 +41,15 @@ function covers(wide: Entry, narrow: Entry): boolean {
 }
 
 /**
- * A permission family is within the caller's when every positive entry of the target
- * is covered by one of the caller's, and every negative entry of the caller is covered
- * by one of the target's (the target takes away at least what the caller's does).
- * Effective = positive − negative, so this implies the target's effective set is a
- * subset of the caller's. It can refuse a role that is within in fact (a negative
- * the target does not need because no positive reaches it): the safe side.
+ * The lists of one permission family (a `positive_…` list and its `negative_…`) in which
+ * the target grants more. The family is within the caller's when every positive entry
+ * of the target is covered by one of the caller's, and every negative entry of the
+ * caller is covered by one of the target's (the target takes away at least as much).
+ * As effective = positive − negative, the target's effective set is then a subset of
+ * the caller's. It may refuse a role that is narrower in fact (one lacking a negative
+ * that none of its positives reach): the safe side.
  */
-function familyWithin(caller: RoleAttributes, target: RoleAttributes, positive: string): string[] {
+function familyBeyond(caller: RoleAttributes, target: RoleAttributes, positive: string): string[] {
   const negative = positive.replace('positive_', 'negative_');
   const list = (attributes: RoleAttributes, name: string) =>
     attributes[name as (typeof PERMISSION_LISTS)[number]] as Entry[];
@@ -68,7 +69,7 @@ function familyWithin(caller: RoleAttributes, target: RoleAttributes, positive: 
  * The attributes in which `target` grants more than `caller`; empty when it is within.
  * Both are final permissions (inherited ones included). Within means: every flag the
  * target has, the caller has; the target reaches no environment kind the caller does
- * not; each permission family is within (see familyWithin).
+ * not; each permission family is within (see familyBeyond).
  */
 export function rightsBeyond(caller: RoleAttributes, target: RoleAttributes): string[] {
   const beyond: string[] = ROLE_FLAGS.filter((flag) => target[flag] && !caller[flag]);
@@ -76,6 +77,6 @@ export function rightsBeyond(caller: RoleAttributes, target: RoleAttributes): st
   if ([...REACH[target.environments_access]].some((kind) => !reach.has(kind)))
     beyond.push('environments_access');
   for (const positive of PERMISSION_LISTS.filter((list) => list.startsWith('positive_')))
-    beyond.push(...familyWithin(caller, target, positive));
+    beyond.push(...familyBeyond(caller, target, positive));
   return beyond;
 }
