@@ -15,4 +15,6 @@ export type Actor = {
   roleId: string;
   permissions: ReadonlySet<Permission>;
   environmentsAccess: 'all' | 'primary_only' | 'sandbox_only' | 'none';
+  /** The project's built-in full-access token: role and token writes are not bound by its role. */
+  hardcodedAdmin: boolean;
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import qs from 'qs';
 import { createMetrics, type Metrics } from '../metrics.ts';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.ts';
@@ -29,10 +29,14 @@ import type { AppDeps } from './types.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** `metrics` is shared with an in-process delivery worker; a fresh registry otherwise. */
+/**
+ * `metrics` is shared with an in-process delivery worker; a fresh registry otherwise.
+ * `onRoute` sees every route as it registers (the route-permission test walks them).
+ */
 export async function buildApp(
   deps: AppDeps,
   metrics: Metrics = createMetrics(deps.db),
+  onRoute?: (route: RouteOptions) => void,
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: deps.config.logLevel },
@@ -48,6 +52,7 @@ export async function buildApp(
     // Unknown attributes must be refused, not silently stripped, and types not coerced.
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
+  if (onRoute) app.addHook('onRoute', onRoute);
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched URLs share one label, so scanners cannot grow the series without bound.
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { lastAccessBucket } from '../../src/domain/auth/last-access.ts';
-import { rejectsWithApiError } from '../support/api-errors.ts';
+import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -278,5 +278,100 @@ describe('last access buckets', () => {
     const monday = new Date('2025-06-09T09:00:00Z');
     assert.equal(lastAccessBucket(new Date('2025-06-08T09:00:00Z'), monday), 'yesterday');
     assert.equal(lastAccessBucket(new Date('2025-06-07T09:00:00Z'), monday), 'last_week');
+  });
+});
+
+describe('no privilege escalation through tokens', () => {
+  async function tokensManager() {
+    const created = await createApiToken(admin, {
+      environments_access: 'all',
+      can_manage_access_tokens: true,
+    });
+    return { ...created, client: server.client({ apiToken: created.token }) };
+  }
+
+  async function adminRoleId(): Promise<string> {
+    const found = (await admin.roles.list()).find((role) => role.name === 'Admin');
+    assert.ok(found);
+    return found.id;
+  }
+
+  const flags = { can_access_cda: false, can_access_cda_preview: false, can_access_cma: true };
+
+  test('a role with only can_manage_access_tokens cannot create an Admin token to write the schema', async () => {
+    const { client } = await tokensManager();
+    const strong = await adminRoleId();
+    await assert.rejects(
+      client.accessTokens.create({
+        name: 'Stolen admin',
+        ...flags,
+        role: { type: 'role', id: strong },
+      }),
+      (error) =>
+        apiError(error).findError('INSUFFICIENT_PERMISSIONS') !== undefined &&
+        JSON.stringify(apiError(error).errors).includes('can_edit_schema'),
+    );
+    const names = (await admin.accessTokens.list()).map((token) => token.name);
+    assert.ok(!names.includes('Stolen admin'), 'no token was created');
+  });
+
+  test('nor move a token, its own included, to a stronger role', async () => {
+    const { client, tokenId } = await tokensManager();
+    const strong = await adminRoleId();
+    const other = await newToken('Moved up');
+    for (const id of [tokenId, other.id]) {
+      await rejectsWithApiError(
+        client.accessTokens.update(id, {
+          name: `Moved ${id}`,
+          ...flags,
+          role: { type: 'role', id: strong },
+        }),
+        'INSUFFICIENT_PERMISSIONS',
+      );
+    }
+    assert.deepEqual((await admin.accessTokens.find(other.id)).role, { type: 'role', id: roleId });
+  });
+
+  test('nor regenerate, change or delete a token whose role is above its own', async () => {
+    const { client } = await tokensManager();
+    const strong = await adminRoleId();
+    const adminHeld = await newToken('Admin held', { role: strong });
+    const builtIn = (await admin.accessTokens.list()).find((t) => t.hardcoded_type === 'admin');
+    assert.ok(builtIn);
+    for (const id of [adminHeld.id, builtIn.id]) {
+      await rejectsWithApiError(
+        client.accessTokens.regenerateToken(id),
+        'INSUFFICIENT_PERMISSIONS',
+      );
+      await rejectsWithApiError(client.accessTokens.destroy(id), 'INSUFFICIENT_PERMISSIONS');
+    }
+    await rejectsWithApiError(
+      client.accessTokens.update(adminHeld.id, {
+        name: 'Admin held',
+        ...flags,
+        role: { type: 'role', id: roleId },
+      }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    assert.ok(await works(adminHeld.token as string), 'the stronger token still works');
+  });
+
+  test('tokens for roles within its own rights are managed freely', async () => {
+    const { client, roleId: ownRole } = await tokensManager();
+    const created = await client.accessTokens.create({
+      name: 'Same rights',
+      ...flags,
+      role: { type: 'role', id: ownRole },
+    });
+    assert.ok(await works(created.token as string));
+    const moved = await client.accessTokens.update(created.id, {
+      name: 'Reader now',
+      ...flags,
+      role: { type: 'role', id: roleId },
+    });
+    assert.deepEqual(moved.role, { type: 'role', id: roleId });
+    const regenerated = await client.accessTokens.regenerateToken(created.id);
+    assert.ok(await works(regenerated.token as string));
+    assert.equal((await client.accessTokens.destroy(created.id)).id, created.id);
   });
 });

@@ -269,3 +269,132 @@ describe('roles through the official client', () => {
     assert.ok((await managerClient.roles.list()).length > 0);
   });
 });
+
+describe('no privilege escalation through roles', () => {
+  const readEntry = {
+    action: 'read' as const,
+    environment: 'main',
+    on_creator: 'anyone' as const,
+    localization_scope: 'all' as const,
+  };
+
+  async function usersManager(extra: Omit<Parameters<Client['roles']['create']>[0], 'name'> = {}) {
+    const created = await createApiToken(admin, {
+      environments_access: 'all',
+      can_manage_users: true,
+      ...extra,
+    });
+    return { ...created, client: server.client({ apiToken: created.token }) };
+  }
+
+  async function adminRoleId(): Promise<string> {
+    const found = (await admin.roles.list()).find((role) => role.name === 'Admin');
+    assert.ok(found);
+    return found.id;
+  }
+
+  test('a role with only can_manage_users cannot raise its own role, so cannot write the schema', async () => {
+    const { client, roleId } = await usersManager();
+    await assert.rejects(
+      client.roles.update(roleId, { can_edit_schema: true }),
+      (error) =>
+        apiError(error).findError('INSUFFICIENT_PERMISSIONS') !== undefined &&
+        JSON.stringify(apiError(error).errors).includes('can_edit_schema'),
+    );
+    assert.equal((await admin.roles.find(roleId)).can_edit_schema, false, 'nothing changed');
+    await rejectsWithApiError(
+      client.itemTypes.create({ name: 'Escalated', api_key: 'escalated' }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+  });
+
+  test('nor by inheriting from a stronger role, its own or a new one', async () => {
+    const { client, roleId } = await usersManager();
+    const strong = await adminRoleId();
+    await rejectsWithApiError(
+      client.roles.update(roleId, { inherits_permissions_from: [ref(strong)] }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    await rejectsWithApiError(
+      client.roles.create({ name: 'Heir of admin', inherits_permissions_from: [ref(strong)] }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    assert.deepEqual((await admin.roles.find(roleId)).inherits_permissions_from, []);
+  });
+
+  test('roles are created and changed only within the caller rights', async () => {
+    const { client, roleId } = await usersManager({
+      environments_access: 'primary_only',
+      can_manage_menu: true,
+    });
+    await rejectsWithApiError(
+      client.roles.create({ name: 'Schema writer', can_edit_schema: true }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    await rejectsWithApiError(
+      client.roles.create({ name: 'Everywhere', environments_access: 'all' }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    await rejectsWithApiError(
+      client.roles.create({ name: 'Sandboxes', environments_access: 'sandbox_only' }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    const within = await client.roles.create({
+      name: 'Menu editor',
+      can_manage_menu: true,
+      environments_access: 'primary_only',
+    });
+    assert.equal(within.can_manage_menu, true);
+    const narrowed = await client.roles.update(within.id, { can_manage_menu: false });
+    assert.equal(narrowed.can_manage_menu, false);
+    // Its own role may change, as long as it does not go up.
+    assert.equal(
+      (await client.roles.update(roleId, { name: 'Renamed manager' })).name,
+      'Renamed manager',
+    );
+  });
+
+  test('a role above the caller cannot be changed, duplicated or deleted by it', async () => {
+    const { client } = await usersManager();
+    const strong = await admin.roles.create({ name: 'Strong', can_edit_schema: true });
+    await rejectsWithApiError(
+      client.roles.update(strong.id, { can_edit_schema: false }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    await rejectsWithApiError(client.roles.duplicate(strong.id), 'INSUFFICIENT_PERMISSIONS');
+    await rejectsWithApiError(client.roles.destroy(strong.id), 'INSUFFICIENT_PERMISSIONS');
+    assert.equal((await admin.roles.find(strong.id)).can_edit_schema, true);
+    const weak = await admin.roles.create({ name: 'Weak' });
+    assert.match((await client.roles.duplicate(weak.id)).name, /^Weak \(copy #1\)$/);
+    assert.equal((await client.roles.destroy(weak.id)).id, weak.id);
+  });
+
+  test('record permission lists no wider than the caller own', async () => {
+    const { client } = await usersManager({
+      positive_item_type_permissions: [readEntry],
+      negative_item_type_permissions: [{ ...readEntry, item_type: '42' }],
+    });
+    await rejectsWithApiError(
+      client.roles.create({
+        name: 'Writes records',
+        positive_item_type_permissions: [{ ...readEntry, action: 'all' }],
+        negative_item_type_permissions: [{ ...readEntry, item_type: '42' }],
+      }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    await rejectsWithApiError(
+      client.roles.create({
+        name: 'Reads model 42 too',
+        positive_item_type_permissions: [readEntry],
+        negative_item_type_permissions: [],
+      }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    const narrower = await client.roles.create({
+      name: 'Reads model 7',
+      positive_item_type_permissions: [{ ...readEntry, item_type: '7' }],
+      negative_item_type_permissions: [{ ...readEntry, item_type: '42' }],
+    });
+    assert.equal(narrower.positive_item_type_permissions.length, 1);
+  });
+});

@@ -3,8 +3,12 @@ import type { AccessTokenRow } from '../../db/schema.ts';
 import { type Queryable, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
 import { presentAccessToken } from '../../presenters/access-token.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
+import type { Actor } from '../actor.ts';
 import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { assertWithinRights, callerRights, type Rights } from './caller-rights.ts';
 import { checkName, nameTaken } from './names.ts';
+import { finalPermissions } from './permissions.ts';
+import { loadRoleChain } from './role-graph.ts';
 import { isRowId } from './row-id.ts';
 import { generateToken, hashToken } from './tokens.ts';
 import { inAuthTransaction } from './transaction.ts';
@@ -72,6 +76,25 @@ async function validate(
   issues.throwIfAny();
 }
 
+/** What holding this role grants, inherited rights included. */
+async function roleRights(trx: Trx, roleId: string): Promise<Rights> {
+  return finalPermissions(roleId, await loadRoleChain(trx, roleId));
+}
+
+/**
+ * Refuses a caller acting on a token that can do more than the caller: regenerating
+ * it would hand over its secret. The built-in full-access token counts as unbounded.
+ */
+async function assertMayManage(trx: Trx, rights: Rights, row: AccessTokenRow): Promise<void> {
+  const target = row.hardcoded_type === 'admin' ? 'unbounded' : await roleRights(trx, row.role_id);
+  assertWithinRights(rights, target, `API token "${row.name}"`);
+}
+
+/** A token may be given only a role within the caller's rights. */
+async function assertMayAssign(trx: Trx, rights: Rights, roleId: string): Promise<void> {
+  assertWithinRights(rights, await roleRights(trx, roleId), `The role of this API token`);
+}
+
 /** The unique index caught a name the check could not see (a writer outside the lock). */
 function rethrowUniqueness(error: unknown): never {
   if (violatedUniqueConstraint(error) === 'access_tokens_name_key') {
@@ -89,10 +112,15 @@ export async function findAccessToken(db: Db, id: string): Promise<Resource> {
   return present(await findOrFail(db, id));
 }
 
-export async function createAccessToken(db: Db, input: NewAccessToken): Promise<Resource> {
+export async function createAccessToken(
+  db: Db,
+  caller: Actor,
+  input: NewAccessToken,
+): Promise<Resource> {
   try {
     return await inAuthTransaction(db, async (trx) => {
       await validate(trx, input, null);
+      await assertMayAssign(trx, await callerRights(trx, caller), input.roleId);
       const { row, token } = await insertAccessToken(trx, input);
       return present(row, token);
     });
@@ -103,6 +131,7 @@ export async function createAccessToken(db: Db, input: NewAccessToken): Promise<
 
 export async function updateAccessToken(
   db: Db,
+  caller: Actor,
   id: string,
   input: AccessTokenUpdate,
 ): Promise<Resource> {
@@ -114,7 +143,10 @@ export async function updateAccessToken(
           hardcoded_type: before.hardcoded_type,
         });
       }
+      const rights = await callerRights(trx, caller);
+      await assertMayManage(trx, rights, before);
       await validate(trx, input, before.id);
+      if (input.roleId !== undefined) await assertMayAssign(trx, rights, input.roleId);
       const row = await trx
         .updateTable('access_tokens')
         .set({
@@ -135,9 +167,10 @@ export async function updateAccessToken(
 }
 
 /** A new secret; the old one stops working with this commit. Built-in tokens too. */
-export async function regenerateAccessToken(db: Db, id: string): Promise<Resource> {
+export async function regenerateAccessToken(db: Db, caller: Actor, id: string): Promise<Resource> {
   return inAuthTransaction(db, async (trx) => {
     const before = await findOrFail(trx, id);
+    await assertMayManage(trx, await callerRights(trx, caller), before);
     const token = generateToken();
     const row = await trx
       .updateTable('access_tokens')
@@ -155,11 +188,13 @@ export async function regenerateAccessToken(db: Db, id: string): Promise<Resourc
  */
 export async function destroyAccessToken(
   db: Db,
+  caller: Actor,
   id: string,
   destinationTokenId: string | undefined,
 ): Promise<Resource> {
   return inAuthTransaction(db, async (trx) => {
     const target = await findOrFail(trx, id);
+    await assertMayManage(trx, await callerRights(trx, caller), target);
     if (destinationTokenId !== undefined) {
       const destination = isRowId(destinationTokenId)
         ? await trx

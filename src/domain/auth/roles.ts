@@ -4,7 +4,9 @@ import type { RoleRow } from '../../db/schema.ts';
 import { type Queryable, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentRole } from '../../presenters/role.ts';
+import type { Actor } from '../actor.ts';
 import { DomainError, NotFound, uniquenessFailure } from '../errors.ts';
+import { assertWithinRights, callerRights, type Rights } from './caller-rights.ts';
 import { nameTaken } from './names.ts';
 import { finalPermissions } from './permissions.ts';
 import { type RoleAttributes, roleAttributes } from './role-attributes.ts';
@@ -49,9 +51,31 @@ function columns(draft: RoleDraft) {
   };
 }
 
-/** Applies and validates the input against the current roles; returns what to store. */
+/** What the role would grant once stored as `draft`, inherited rights included. */
+function draftFinalPermissions(draft: RoleDraft, id: string, graph: RoleGraph): RoleAttributes {
+  const withDraft = new Map(graph);
+  withDraft.set(id, {
+    id,
+    attributes: draft.attributes,
+    inherits_permissions_from: draft.inheritsFrom,
+  });
+  return finalPermissions(id, withDraft);
+}
+
+/** Refuses a caller acting on a role that grants more than the caller's own role. */
+async function assertMayManage(trx: Trx, rights: Rights, row: RoleRow): Promise<void> {
+  const target = finalPermissions(row.id, await loadRoleChain(trx, row.id));
+  assertWithinRights(rights, target, `Role "${row.name}"`);
+}
+
+/**
+ * Applies and validates the input against the current roles; returns what to store.
+ * The result must stay within the caller's rights: its own role included, so a role
+ * never rises above what the caller already holds.
+ */
 async function checkedDraft(
   trx: Trx,
+  rights: Rights,
   before: RoleRow | null,
   input: RoleInput,
 ): Promise<RoleDraft> {
@@ -64,7 +88,13 @@ async function checkedDraft(
     nameTaken(trx, 'roles', draft.name, roleId),
     allRoles(trx),
   ]);
-  validateRole(draft, input, { roleId, nameTaken: taken, graph: roleGraph(rows) });
+  const graph = roleGraph(rows);
+  validateRole(draft, input, { roleId, nameTaken: taken, graph });
+  assertWithinRights(
+    rights,
+    draftFinalPermissions(draft, roleId ?? 'new', graph),
+    `Role "${draft.name}"`,
+  );
   return draft;
 }
 
@@ -83,10 +113,10 @@ export async function findRole(db: Db, id: string): Promise<Resource> {
   return present(db, await findOrFail(db, id));
 }
 
-export async function createRole(db: Db, input: RoleInput): Promise<Resource> {
+export async function createRole(db: Db, caller: Actor, input: RoleInput): Promise<Resource> {
   try {
     return await inAuthTransaction(db, async (trx) => {
-      const draft = await checkedDraft(trx, null, input);
+      const draft = await checkedDraft(trx, await callerRights(trx, caller), null, input);
       const row = await trx
         .insertInto('roles')
         .values(columns(draft))
@@ -99,11 +129,18 @@ export async function createRole(db: Db, input: RoleInput): Promise<Resource> {
   }
 }
 
-export async function updateRole(db: Db, id: string, input: RoleInput): Promise<Resource> {
+export async function updateRole(
+  db: Db,
+  caller: Actor,
+  id: string,
+  input: RoleInput,
+): Promise<Resource> {
   try {
     return await inAuthTransaction(db, async (trx) => {
       const before = await findOrFail(trx, id);
-      const draft = await checkedDraft(trx, before, input);
+      const rights = await callerRights(trx, caller);
+      await assertMayManage(trx, rights, before);
+      const draft = await checkedDraft(trx, rights, before, input);
       const row = await trx
         .updateTable('roles')
         .set(columns(draft))
@@ -117,10 +154,14 @@ export async function updateRole(db: Db, id: string, input: RoleInput): Promise<
   }
 }
 
-/** A copy named "<name> (copy #N)" with the smallest free N, inheriting from the same roles. */
-export async function duplicateRole(db: Db, id: string): Promise<Resource> {
+/**
+ * A copy named "<name> (copy #N)" with the smallest free N, inheriting from the same
+ * roles. Only of a role within the caller's rights: the copy grants what it grants.
+ */
+export async function duplicateRole(db: Db, caller: Actor, id: string): Promise<Resource> {
   return inAuthTransaction(db, async (trx) => {
     const source = await findOrFail(trx, id);
+    await assertMayManage(trx, await callerRights(trx, caller), source);
     let n = 1;
     while (await nameTaken(trx, 'roles', `${source.name} (copy #${n})`, null)) n++;
     const row = await trx
@@ -132,10 +173,11 @@ export async function duplicateRole(db: Db, id: string): Promise<Resource> {
   });
 }
 
-/** Refuses while a token uses the role or another role inherits from it. */
-export async function destroyRole(db: Db, id: string): Promise<Resource> {
+/** Refuses while a token uses the role or another role inherits from it, or it is above the caller. */
+export async function destroyRole(db: Db, caller: Actor, id: string): Promise<Resource> {
   return inAuthTransaction(db, async (trx) => {
     const target = await findOrFail(trx, id);
+    await assertMayManage(trx, await callerRights(trx, caller), target);
     const [tokens, heirs] = await Promise.all([
       trx.selectFrom('access_tokens').select('id').where('role_id', '=', target.id).execute(),
       trx

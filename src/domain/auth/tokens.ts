@@ -17,12 +17,22 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function actorFromRole(tokenId: string, roleId: string, attributes: RoleAttributes): Actor {
+export function actorFromRole(
+  token: { id: string; hardcodedType: string | null },
+  roleId: string,
+  attributes: RoleAttributes,
+): Actor {
   const permissions = new Set<Permission>();
   for (const [name, value] of Object.entries(attributes)) {
     if (name.startsWith('can_') && value === true) permissions.add(name as Permission);
   }
-  return { tokenId, roleId, permissions, environmentsAccess: attributes.environments_access };
+  return {
+    tokenId: token.id,
+    roleId,
+    permissions,
+    environmentsAccess: attributes.environments_access,
+    hardcodedAdmin: token.hardcodedType === 'admin',
+  };
 }
 
 /**
@@ -41,6 +51,7 @@ export async function authenticate(db: Db, token: string): Promise<Actor | null>
     .select([
       'access_tokens.id as tokenId',
       'access_tokens.last_cma_access_at',
+      'access_tokens.hardcoded_type',
       'can_access_cma',
       'roles.id as roleId',
       'roles.attributes',
@@ -55,5 +66,9 @@ export async function authenticate(db: Db, token: string): Promise<Actor | null>
       ? roleGraph([{ ...row, id: row.roleId }])
       : await loadRoleChain(db, row.roleId);
   await recordCmaAccess(db, row.tokenId, row.last_cma_access_at);
-  return actorFromRole(row.tokenId, row.roleId, finalPermissions(row.roleId, chain));
+  return actorFromRole(
+    { id: row.tokenId, hardcodedType: row.hardcoded_type },
+    row.roleId,
+    finalPermissions(row.roleId, chain),
+  );
 }

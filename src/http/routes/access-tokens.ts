@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as accessTokens from '../../domain/auth/access-tokens.ts';
+import { actorOf } from '../actor.ts';
 import {
   CreateAccessTokenBody,
   DestroyAccessTokenQuery,
@@ -44,7 +45,7 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
     { schema: { body: CreateAccessTokenBody }, config: write },
     async (request, reply) => {
       const { attributes, relationships } = request.body.data;
-      const data = await accessTokens.createAccessToken(db, {
+      const data = await accessTokens.createAccessToken(db, actorOf(request), {
         ...flags(attributes),
         roleId: relationships.role.data.id,
       });
@@ -58,7 +59,7 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
     async (request) => {
       const { attributes, relationships } = request.body.data;
       return {
-        data: await accessTokens.updateAccessToken(db, request.params.id, {
+        data: await accessTokens.updateAccessToken(db, actorOf(request), request.params.id, {
           ...flags(attributes),
           roleId: relationships?.role.data.id,
         }),
@@ -67,7 +68,7 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
   );
 
   app.post<Params>('/access_tokens/:id/regenerate_token', { config }, async (request) => ({
-    data: await accessTokens.regenerateAccessToken(db, request.params.id),
+    data: await accessTokens.regenerateAccessToken(db, actorOf(request), request.params.id),
   }));
 
   app.delete<Params & { Querystring: Static<typeof DestroyAccessTokenQuery> }>(
@@ -76,6 +77,7 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
     async (request) => ({
       data: await accessTokens.destroyAccessToken(
         db,
+        actorOf(request),
         request.params.id,
         destinationTokenId(request.query),
       ),

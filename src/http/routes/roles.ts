@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoleInput } from '../../domain/auth/role-rules.ts';
 import * as roles from '../../domain/auth/roles.ts';
+import { actorOf } from '../actor.ts';
 import { CreateRoleBody, UpdateRoleBody } from '../schemas/role.ts';
 import type { AppDeps } from '../types.ts';
 
@@ -32,7 +33,7 @@ export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/roles',
     { schema: { body: CreateRoleBody }, config: write },
     async (request, reply) => {
-      const data = await roles.createRole(db, toInput(request.body));
+      const data = await roles.createRole(db, actorOf(request), toInput(request.body));
       return reply.status(201).send({ data });
     },
   );
@@ -41,16 +42,16 @@ export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/roles/:id',
     { schema: { body: UpdateRoleBody }, config: write },
     async (request) => ({
-      data: await roles.updateRole(db, request.params.id, toInput(request.body)),
+      data: await roles.updateRole(db, actorOf(request), request.params.id, toInput(request.body)),
     }),
   );
 
   app.post<Params>('/roles/:id/duplicate', { config }, async (request, reply) => {
-    const data = await roles.duplicateRole(db, request.params.id);
+    const data = await roles.duplicateRole(db, actorOf(request), request.params.id);
     return reply.status(201).send({ data });
   });
 
   app.delete<Params>('/roles/:id', { config }, async (request) => ({
-    data: await roles.destroyRole(db, request.params.id),
+    data: await roles.destroyRole(db, actorOf(request), request.params.id),
   }));
 }

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { RouteOptions } from 'fastify';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/schema.ts';
+import type { Permission } from '../../src/domain/actor.ts';
+import { ROLE_FLAGS } from '../../src/domain/auth/role-attributes.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { errorCodesOf } from '../support/api-errors.ts';
+import { tokenWithFlags } from '../support/limited-token.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// One table-driven walk over every registered route: a new route is covered the moment
+// it is registered, and a write route registered without a permission fails here.
+
+type Route = {
+  key: string;
+  method: string;
+  url: string;
+  permission?: Permission;
+  /** The JSON:API type the request document must carry. */
+  resourceType?: string;
+};
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Write routes deliberately registered without a route permission, each with why. */
+const OPEN_WRITES: Record<string, string> = {
+  'PUT /site':
+    'each setting sent needs its own flag (can_edit_site, can_edit_environment, ' +
+    'can_edit_favicon), so the site service checks them per attribute',
+};
+
+/**
+ * Reads gated behind a flag; every other read needs only CMA access (spec 01 §3). Roles
+ * need can_manage_users ("create and edit roles"): a role tells what its tokens may do.
+ * API tokens need can_manage_access_tokens, as DatoCMS shows token secrets only to
+ * roles with it. Webhooks and their calls need can_manage_webhooks (spec 01 §3: they
+ * carry receiver URLs, headers and payloads).
+ */
+const GATED_READS: Record<string, Permission> = {
+  'GET /roles': 'can_manage_users',
+  'GET /roles/:id': 'can_manage_users',
+  'GET /access_tokens': 'can_manage_access_tokens',
+  'GET /access_tokens/:id': 'can_manage_access_tokens',
+  'GET /webhooks': 'can_manage_webhooks',
+  'GET /webhooks/:id': 'can_manage_webhooks',
+  'GET /webhook_calls': 'can_manage_webhooks',
+  'GET /webhook_calls/:id': 'can_manage_webhooks',
+};
+
+/** Every route the API app registers, collected by Fastify's onRoute hook while it builds. */
+async function registeredRoutes(): Promise<{ routes: Route[]; publicKeys: string[] }> {
+  const collected: RouteOptions[] = [];
+  // Building the app runs no query: this pool never connects.
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
+  const app = await buildApp(
+    { db, config: { ...loadConfig({}), logLevel: 'silent' } },
+    undefined,
+    (route) => {
+      collected.push(route);
+    },
+  );
+  await app.close();
+  await db.destroy();
+  const routes: Route[] = [];
+  const publicKeys: string[] = [];
+  for (const route of collected) {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods.filter((m) => m !== 'HEAD' && m !== 'OPTIONS')) {
+      const key = `${method} ${route.url}`;
+      if (route.config?.public) publicKeys.push(key);
+      else
+        routes.push({
+          key,
+          method,
+          url: route.url,
+          permission: route.config?.permission,
+          resourceType: route.config?.resourceType,
+        });
+    }
+  }
+  return { routes, publicKeys };
+}
+
+const { routes, publicKeys } = await registeredRoutes();
+const writes = routes.filter((route) => WRITE_METHODS.has(route.method));
+const reads = routes.filter((route) => route.method === 'GET');
+const guarded = routes.filter((route) => route.permission !== undefined);
+
+let server: TestServer;
+before(async () => {
+  server = await startTestServer();
+});
+after(async () => {
+  await server?.close();
+});
+
+/** A well-formed request to the route: ids that look real, a document of the route's type. */
+async function call(route: Route, token: string) {
+  const path = route.url.replace(/:[^/]+/g, '999999');
+  const body = ['POST', 'PUT', 'PATCH'].includes(route.method)
+    ? { data: { type: route.resourceType ?? 'unknown', attributes: {} } }
+    : undefined;
+  return server.request(route.method, path, body, { authorization: `Bearer ${token}` });
+}
+
+describe('the route table', () => {
+  test('is not empty and every route is either public or authenticated', () => {
+    assert.ok(writes.length > 20, `only ${writes.length} write routes collected`);
+    for (const key of publicKeys) assert.match(key, /^GET /, `${key}: public routes only read`);
+  });
+
+  test('every write route names a permission, except the listed open ones', () => {
+    for (const route of writes) {
+      if (route.key in OPEN_WRITES) continue;
+      assert.ok(route.permission, `${route.key} is registered without config.permission`);
+      assert.ok(
+        (ROLE_FLAGS as readonly string[]).includes(route.permission),
+        `${route.key}: ${route.permission} is not a role flag`,
+      );
+    }
+    for (const key of Object.keys(OPEN_WRITES)) {
+      const route = writes.find((candidate) => candidate.key === key);
+      assert.ok(route, `${key} is listed as open but not registered`);
+      assert.equal(route.permission, undefined, `${key} is listed as open but names a permission`);
+    }
+  });
+
+  test('reads need only CMA access, except the listed gated ones', () => {
+    for (const route of reads) {
+      assert.equal(route.permission, GATED_READS[route.key], `${route.key}`);
+    }
+    for (const key of Object.keys(GATED_READS)) {
+      assert.ok(
+        reads.some((route) => route.key === key),
+        `${key} is listed as gated but not registered`,
+      );
+    }
+  });
+});
+
+describe('each guarded route refuses a role without its permission', () => {
+  for (const route of guarded) {
+    const permission = route.permission as Permission;
+    test(`${route.key} needs ${permission}`, async () => {
+      const lacking = await tokenWithFlags(
+        server.db,
+        ROLE_FLAGS.filter((flag) => flag !== permission),
+      );
+      const refused = await call(route, lacking);
+      assert.equal(refused.status, 403, JSON.stringify(refused.body));
+      assert.deepEqual(errorCodesOf(refused.body), ['INSUFFICIENT_PERMISSIONS']);
+      assert.match(JSON.stringify(refused.body), new RegExp(permission));
+
+      const holding = await tokenWithFlags(server.db, [permission]);
+      const allowed = await call(route, holding);
+      assert.notEqual(allowed.status, 403, `the flag alone: ${JSON.stringify(allowed.body)}`);
+      const asAdmin = await call(route, server.adminToken);
+      assert.notEqual(asAdmin.status, 403, `the Admin token: ${JSON.stringify(asAdmin.body)}`);
+    });
+  }
+});
+
+describe('ungated reads need no flag', () => {
+  for (const route of reads.filter((candidate) => candidate.permission === undefined)) {
+    test(`${route.key} answers a token with no flag`, async () => {
+      const bare = await tokenWithFlags(server.db, []);
+      const response = await call(route, bare);
+      assert.notEqual(response.status, 403, JSON.stringify(response.body));
+      assert.notEqual(response.status, 401, JSON.stringify(response.body));
+    });
+  }
+});
