@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * How long a process-level test waits for something the process will do: generous,
  * because the suite shares a loaded machine; a wait on a condition ends as soon as it holds.
  */
-export const PROCESS_WAIT_MS = 120_000;
+export const PROCESS_WAIT_MS = 300_000;
 
 /** One pino record, as the process wrote it to stdout. */
 export type LogRecord = { msg?: string; level?: number; time?: number; [key: string]: unknown };
