@@ -55,16 +55,19 @@ test('two workers on one database deliver 200 calls, each exactly once', async (
     const callIds = new Set<string>();
     for (const eventId of [event.id, ...events])
       callIds.add(await queueCall(env.db, webhookId, eventId));
-    // Exactly once holds while a claimed call is sent and recorded within its lease: on a
-    // loaded machine 200 calls through one embedded connection can outlast the default 30 s.
+    // Exactly once holds while every send is answered within the delivery timeouts (else
+    // it is retried) and recorded within its lease: a loaded machine can outlast the
+    // defaults (2 s to connect, 8 s in all, a 30 s lease), so these are generous.
     const leaseMs = 600_000;
-    const a = env.startWorker({ workerId: 'worker-a', leaseMs });
+    const timeouts = { connectMs: 60_000, totalMs: 120_000 };
+    const a = env.startWorker({ workerId: 'worker-a', leaseMs, timeouts });
     const b = startDeliveryWorker({
       db: second?.db ?? env.db,
       config: env.config,
       logger: silent,
       workerId: 'worker-b',
       leaseMs,
+      timeouts,
     });
     await receiver.waitForRequests(200, 300_000);
     await eventually(async () => {
