@@ -1,9 +1,18 @@
 import { fork } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { processIsAlive } from './process-alive.ts';
 
 // Postgres' default 128MB of shared buffers keeps ~300MB resident in WASM; 8MB
 // (1024 pages) still holds a schema-sized database and is ~14MB less resident than 16MB.
@@ -17,19 +26,60 @@ export function isInitialized(dataDir: string): boolean {
   return existsSync(join(dataDir, 'PG_VERSION'));
 }
 
+const INIT_SUFFIX = '.init-';
+
+/**
+ * Where the init child with this pid builds a new data directory: a sibling of it (one
+ * filesystem, so the rename into place is atomic), named by the pid so a directory left
+ * by a dead init is told apart from one an orphaned, still-running init writes to.
+ */
+export function initDirFor(dataDir: string, pid: number): string {
+  return `${dataDir}${INIT_SUFFIX}${pid}`;
+}
+
+/** Removes the build directories of inits whose process is gone; a live one's is left alone. */
+function removeAbandonedInits(dataDir: string): void {
+  const prefix = `${basename(dataDir)}${INIT_SUFFIX}`;
+  for (const entry of readdirSync(dirname(dataDir))) {
+    if (!entry.startsWith(prefix)) continue;
+    const pid = Number(entry.slice(prefix.length));
+    if (Number.isInteger(pid) && pid > 0 && processIsAlive(pid)) continue;
+    rmSync(join(dirname(dataDir), entry), { recursive: true, force: true });
+  }
+}
+
+/** Makes a rename durable: the directory entry itself is written to disk. */
+function syncDirectory(path: string): void {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * A fresh data directory runs initdb in WASM, which leaves ~700MB resident for the
  * life of the process. Doing it in a short-lived child keeps the server lean.
+ * The child builds the database in a directory of its own, and only this process
+ * renames it into place once the child has succeeded: a child orphaned by a killed
+ * parent (it exits as soon as it notices) never writes where a restarted server works.
  */
 async function initializeInChild(dataDir: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    // The child runs TypeScript whichever way the parent was started.
-    const child = fork(INIT_SCRIPT, [dataDir], { stdio: 'inherit', execArgv: ['--import', 'tsx'] });
+  removeAbandonedInits(dataDir);
+  // The child runs TypeScript whichever way the parent was started.
+  const child = fork(INIT_SCRIPT, [dataDir], { stdio: 'inherit', execArgv: ['--import', 'tsx'] });
+  const code = await new Promise<number | null>((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`embedded database init exited with ${code}`)),
-    );
+    child.on('exit', resolve);
   });
+  const initDir = child.pid === undefined ? null : initDirFor(dataDir, child.pid);
+  if (code !== 0 || !initDir) {
+    if (initDir) rmSync(initDir, { recursive: true, force: true });
+    throw new Error(`embedded database init exited with ${code}`);
+  }
+  renameSync(initDir, dataDir);
+  syncDirectory(dirname(dataDir));
 }
 
 export async function createPGlite(dataDir: string): Promise<PGlite> {
@@ -42,7 +92,11 @@ export async function createPGlite(dataDir: string): Promise<PGlite> {
 }
 
 export async function openEmbedded(dataDir: string): Promise<PGlite> {
-  mkdirSync(dataDir, { recursive: true });
-  if (!isInitialized(dataDir)) await initializeInChild(dataDir);
+  if (!isInitialized(dataDir)) {
+    // A data directory without PG_VERSION holds no database: it is what an in-place init
+    // of an earlier version left when it was interrupted, and it would block the rename.
+    rmSync(dataDir, { recursive: true, force: true });
+    await initializeInChild(dataDir);
+  }
   return createPGlite(dataDir);
 }

@@ -1,15 +1,8 @@
 import { closeSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 
-export class DataDirLockedError extends Error {}
+import { processIsAlive } from './process-alive.ts';
 
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export class DataDirLockedError extends Error {}
 
 /**
  * Takes an exclusive lock on the embedded data directory: PGlite does not stop a

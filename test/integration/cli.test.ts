@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,14 @@ import { after, describe, test } from 'node:test';
 import { buildClient } from '@datocms/cma-client-node';
 import { openDatabase } from '../../src/db/client.ts';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/databases.ts';
-import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
+import {
+  type FieldhouseProcess,
+  isRunning,
+  PROCESS_WAIT_MS,
+  runFieldhouse,
+  waitForChildProcess,
+  waitForExit,
+} from '../support/process.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 after(async () => {
@@ -37,6 +44,24 @@ function serveStarted(args: string[], env: Record<string, string>): FieldhousePr
   return run;
 }
 
+/** Waits until initdb has written something into an embedded data directory under `dataDir`. */
+async function waitForInitWrites(dataDir: string): Promise<void> {
+  const deadline = Date.now() + PROCESS_WAIT_MS;
+  const found = () => {
+    try {
+      return readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).some((path) =>
+        /^pgdata[^/]*\//.test(path),
+      );
+    } catch {
+      return false; // a directory vanished while it was read: look again
+    }
+  };
+  while (!found()) {
+    if (Date.now() > deadline) throw new Error(`initdb wrote nothing under ${dataDir}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 /** Whether a new TCP connection to the server's port is accepted. */
 function acceptsConnections(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -52,7 +77,9 @@ function acceptsConnections(url: string): Promise<boolean> {
 
 /**
  * A model creation whose body arrives only when `finish()` is called: a request that
- * is in flight for as long as the test wants.
+ * is in flight for as long as the test wants. It asks for `100 Continue`, which the
+ * server sends once it has accepted the connection and read the headers: from then on
+ * the request is the server's, however long a loaded machine took to get there.
  */
 function slowCreate(url: string, apiKey: string) {
   const body = JSON.stringify({
@@ -67,6 +94,7 @@ function slowCreate(url: string, apiKey: string) {
       'content-type': 'application/json',
       'x-api-version': '3',
       'content-length': Buffer.byteLength(body),
+      expect: '100-continue',
     },
   });
   const response = new Promise<number>((resolve, reject) => {
@@ -77,9 +105,12 @@ function slowCreate(url: string, apiKey: string) {
     request.once('error', reject);
   });
   response.catch(() => undefined);
-  const started = new Promise<void>((resolve) => request.write(body.slice(0, 10), () => resolve()));
+  const started = new Promise<void>((resolve) =>
+    request.once('continue', () => request.write(body.slice(0, 10), () => resolve())),
+  );
+  request.flushHeaders();
   return {
-    /** Resolves once the headers and the start of the body are sent. */
+    /** Resolves once the server took the request and the start of the body is sent. */
     started,
     response,
     /** Sends the rest of the body: the server can then answer. */
@@ -109,8 +140,6 @@ async function terminatingWithRequestInFlight() {
   await server.waitFor(/fieldhouse started/);
   const slow = slowCreate(url, 'slow');
   await slow.started;
-  // Leaves the server time to accept the connection and route the request.
-  await new Promise((resolve) => setTimeout(resolve, 300));
   server.child.kill('SIGTERM');
   await server.waitFor(/shutting down/);
   return { database, server, url, slow };
@@ -149,6 +178,22 @@ describe('the fieldhouse command line', () => {
       const client = buildClient({ apiToken, baseUrl: url, autoRetry: false });
       assert.deepEqual(await client.itemTypes.list(), []);
     }
+  });
+
+  test('a project created with FIELDHOUSE_ADMIN_TOKEN says so without printing the token', async () => {
+    const server = serveStarted([], await databaseEnv());
+    const url = await server.listening;
+    await server.waitFor(/fieldhouse started/);
+    assert.match(
+      server.output(),
+      /project created with the full-access API token from FIELDHOUSE_ADMIN_TOKEN/,
+    );
+    assert.ok(
+      !server.output().includes(ADMIN_TOKEN),
+      `the token is not printed:\n${server.output()}`,
+    );
+    const client = buildClient({ apiToken: ADMIN_TOKEN, baseUrl: url, autoRetry: false });
+    assert.deepEqual(await client.itemTypes.list(), []);
   });
 
   test('invalid configuration stops the start and names the variable', async () => {
@@ -215,23 +260,26 @@ describe('the fieldhouse command line', () => {
   test('SIGTERM stops taking connections, finishes the request in flight and exits 0', async () => {
     const { database, server, url, slow } = await terminatingWithRequestInFlight();
     // New connections are refused while the request in flight is still being served.
-    let accepting = true;
-    for (let i = 0; i < 50 && accepting; i++) {
+    const deadline = Date.now() + PROCESS_WAIT_MS;
+    let accepting = await acceptsConnections(url);
+    while (accepting && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
       accepting = await acceptsConnections(url);
-      if (accepting) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     assert.equal(accepting, false, 'the listener is closed');
     assert.equal(server.child.exitCode, null, 'the process waits for the request');
     slow.finish();
     assert.equal(await slow.response, 201);
     assert.equal(await server.exited, 0);
+    // In the order the process logged them (its stdout), whatever the machine's load.
+    const messages = server.logRecords().map((record) => record.msg ?? '');
     const steps = [
-      /"signal":"SIGTERM".*"shutting down"/,
-      /HTTP server closed/,
-      /delivery worker stopped/,
-      /database closed/,
-      /shutdown complete/,
-    ].map((step) => server.output().search(step));
+      /^shutting down$/,
+      /^HTTP server closed/,
+      /^delivery worker stopped/,
+      /^database closed$/,
+      /^shutdown complete$/,
+    ].map((step) => messages.findIndex((message) => step.test(message)));
     assert.ok(
       steps.every((at) => at >= 0),
       `every step is logged:\n${server.output()}`,
@@ -239,7 +287,11 @@ describe('the fieldhouse command line', () => {
     assert.deepEqual(
       steps,
       [...steps].sort((a, b) => a - b),
-      'in order',
+      `in order:\n${server.output()}`,
+    );
+    assert.equal(
+      server.logRecords().find((record) => record.msg === 'shutting down')?.signal,
+      'SIGTERM',
     );
     assert.deepEqual(await itemTypeApiKeys(database), ['slow'], 'the request committed');
   });
@@ -295,6 +347,54 @@ describe('the fieldhouse command line', () => {
       const afterCrash = runFieldhouse(['serve'], { FIELDHOUSE_DATA_DIR: dataDir });
       cleanups.push(() => afterCrash.stop());
       await afterCrash.listening; // a dead owner's lock is taken over
+    });
+
+    test('embedded: a first start killed during database init leaves no init behind; a restart builds a whole database', async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'fieldhouse-cli-'));
+      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+      const env = { FIELDHOUSE_DATA_DIR: dataDir };
+      const first = serveStarted([], env);
+      const parentPid = first.child.pid ?? 0;
+      const initPid = await waitForChildProcess(parentPid, /embedded-init/);
+      // Whatever happens below, the init process does not outlive the test.
+      cleanups.push(async () => {
+        if (isRunning(initPid)) process.kill(initPid, 'SIGKILL');
+      });
+      // Caught as initdb starts writing and held there, so the restart below meets a
+      // half-written database wherever the init writes.
+      await waitForInitWrites(dataDir);
+      process.kill(initPid, 'SIGSTOP');
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      // Restarted while the orphaned init is alive; it resumes once the restart has started.
+      const restart = serveStarted([], env);
+      const url = await restart.listening;
+      await restart.waitFor(/fieldhouse started/);
+      assert.match(restart.output(), /project created/);
+      process.kill(initPid, 'SIGCONT');
+      assert.ok(await waitForExit(initPid), 'the orphaned init exits');
+      const client = buildClient({ apiToken: ADMIN_TOKEN, baseUrl: url, autoRetry: false });
+      await client.itemTypes.create({ name: 'Post', api_key: 'post' });
+      await restart.stop();
+      assert.deepEqual(
+        readdirSync(dataDir).filter((entry) => entry.includes('.init-')),
+        [],
+        'no init directory is left',
+      );
+
+      // The database is whole on disk: a further start opens it as it was.
+      const again = serveStarted([], env);
+      const againUrl = await again.listening;
+      const againClient = buildClient({
+        apiToken: ADMIN_TOKEN,
+        baseUrl: againUrl,
+        autoRetry: false,
+      });
+      assert.deepEqual(
+        (await againClient.itemTypes.list()).map((itemType) => itemType.api_key),
+        ['post'],
+      );
     });
   }
 });

@@ -43,6 +43,14 @@ test('without an allowlist, private, loopback, link-local and metadata targets a
     ['http://10.1.2.3/', /private address/],
     ['http://100.64.0.1/', /carrier-grade NAT address/],
     ['http://0.0.0.0/', /unspecified address/],
+    // IPv6 forms that carry a refused IPv4 address (new URL() writes the tail in hex)
+    [`http://[::127.0.0.1]:${port}/e`, /::7f00:1 is an IPv4-compatible .* loopback address/],
+    ['http://[::169.254.169.254]/latest', /::a9fe:a9fe .* link-local \(cloud metadata\) address/],
+    [`http://[::ffff:0:127.0.0.1]:${port}/f`, /IPv4-translated .* loopback address/],
+    [`http://[64:ff9b::127.0.0.1]:${port}/g`, /NAT64 .* loopback address/],
+    [`http://[64:ff9b:1::a9fe:a9fe]/h`, /local-use NAT64 address/],
+    [`http://[2002:7f00:1::1]:${port}/i`, /6to4 .* loopback address/],
+    [`http://[2001:0:808:808::80ff:fffe]:${port}/j`, /Teredo .* loopback address/],
   ];
   for (const [url, expected] of cases) {
     const callId = await deliverOnce(url);

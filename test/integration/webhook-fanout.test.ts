@@ -15,6 +15,7 @@ import { WEBHOOK_CALLS_CHANNEL } from '../../src/events/channel.ts';
 import { emitEvent } from '../../src/events/outbox.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { createTestDatabase } from '../support/databases.ts';
+import { eventually } from '../support/delivery-fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 type Events = Parameters<Client['webhooks']['create']>[0]['events'];
@@ -274,7 +275,10 @@ describe('the outbox writes the event and its calls in the caller’s transactio
     return { events, calls };
   }
 
-  /** Notifications arrive asynchronously; give them a moment. */
+  /**
+   * Notifications arrive asynchronously: a moment in which one that should not come
+   * would show up (a wait for one that should come uses eventually()).
+   */
   async function settle(): Promise<void> {
     await sleep(150);
   }
@@ -300,6 +304,7 @@ describe('the outbox writes the event and its calls in the caller’s transactio
       await settle();
       assert.deepEqual(outbox.notifications, [], 'nothing is announced before the commit');
     });
+    await eventually(async () => outbox.notifications.length > 0);
     await settle();
     assert.equal(outbox.notifications.length, 1);
 

@@ -139,10 +139,13 @@ export function attemptsOf(db: Db, callId: string) {
     .execute();
 }
 
-/** Polls until `check` returns a value (not undefined/false), or fails after the timeout. */
+/**
+ * Polls until `check` returns a value (not undefined/false), or fails after the timeout:
+ * a bound for a broken run, generous because the suite shares a loaded machine.
+ */
 export async function eventually<T>(
   check: () => Promise<T | undefined | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 60_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -154,7 +157,7 @@ export async function eventually<T>(
 }
 
 /** Waits until the call has left `pending`/in-flight and returns it. */
-export function settledCall(db: Db, id: string, status: string, timeoutMs = 10_000) {
+export function settledCall(db: Db, id: string, status: string, timeoutMs = 60_000) {
   return eventually(async () => {
     const call = await findCall(db, id);
     return call.status === status && call.lease_owner === null ? call : undefined;

@@ -36,7 +36,7 @@ export async function startReceiver(): Promise<Receiver> {
     port: 0,
     requests: [],
     reply: () => ({ status: 200, body: 'ok' }),
-    async waitForRequests(count, timeoutMs = 10_000) {
+    async waitForRequests(count, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       while (receiver.requests.length < count) {
         if (Date.now() > deadline) {
