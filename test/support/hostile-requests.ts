@@ -9,6 +9,7 @@ import fc from 'fast-check';
 type JsonSchema = {
   type?: string | string[];
   enum?: unknown[];
+  required?: string[];
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
 };
@@ -27,6 +28,8 @@ export type HostileRequest = {
   path: string;
   headers: Record<string, string | null>;
   body: string | Buffer | undefined;
+  /** The route's path pattern, as the OpenAPI document names it. */
+  route: string;
   /** Whether the id in the path names a seeded resource. */
   validId: boolean;
 };
@@ -65,8 +68,19 @@ const hostileText: fc.Arbitrary<string> = fc.oneof(
 
 const rawNumber = fc.constantFrom(...RAW_NUMBERS).map((raw) => `${RAW_MARK}${raw}`);
 
+/** Nested as deep as a body can be before JSON.parse itself gives up. */
+function deeplyNested(depth: number, wrap: (inner: unknown) => unknown): unknown {
+  let value: unknown = 1;
+  for (let level = 0; level < depth; level += 1) value = wrap(value);
+  return value;
+}
+
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileText,
+  fc.constantFrom(
+    deeplyNested(2000, (inner) => [inner]),
+    deeplyNested(2000, (inner) => ({ a: inner })),
+  ),
   rawNumber,
   fc.constantFrom(null, true, false, 0, -1, 1.5, 2 ** 53 + 1, 1e308, [], {}, [[[]]], [null]),
   fc.jsonValue({ maxDepth: 3 }),
@@ -75,14 +89,16 @@ const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** A value that fits the schema's type, so requests get past validation into the domain. */
-function plausibleValue(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
+function plausibleValue(schema: JsonSchema | undefined, key = ''): fc.Arbitrary<unknown> {
   if (!schema) return hostileValue;
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const options: fc.Arbitrary<unknown>[] = types.map((type) => {
     switch (type) {
       case 'string':
-        return fc.oneof(fc.string({ maxLength: 20 }), hostileText);
+        return key === 'api_key'
+          ? fc.stringMatching(/^[a-z][a-z0-9_]{0,12}[a-z0-9]$/)
+          : fc.oneof(fc.string({ maxLength: 20 }), hostileText);
       case 'integer':
         return fc.oneof(fc.integer(), fc.constantFrom(0, -1, 2 ** 31, 2 ** 53 + 1), rawNumber);
       case 'number':
@@ -95,7 +111,7 @@ function plausibleValue(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
         return fc.array(plausibleValue(schema.items), { maxLength: 4 });
       case 'object':
         return schema.properties
-          ? objectFrom(schema.properties)
+          ? objectFrom(schema)
           : fc.dictionary(hostileText, hostileValue, { maxKeys: 4 });
       default:
         return hostileValue;
@@ -104,32 +120,36 @@ function plausibleValue(schema: JsonSchema | undefined): fc.Arbitrary<unknown> {
   return fc.oneof(...options);
 }
 
-/** Some of the schema's keys, each plausible or hostile, sometimes with an unknown key. */
-function objectFrom(properties: Record<string, JsonSchema>): fc.Arbitrary<unknown> {
+/**
+ * Some of the schema's keys, each plausible or hostile, sometimes with an unknown key;
+ * or, `wellFormed`, every required key and only plausible values, so that requests get
+ * past the schema into the domain's own rules.
+ */
+function objectFrom(schema: JsonSchema | undefined, wellFormed = false): fc.Arbitrary<unknown> {
+  const properties = schema?.properties ?? {};
+  const required = new Set(schema?.required ?? []);
   const keys = Object.keys(properties);
   if (keys.length === 0) return fc.dictionary(hostileText, hostileValue, { maxKeys: 2 });
-  const entries = keys.map((key) =>
-    fc.option(
-      fc.oneof(
-        { weight: 3, arbitrary: plausibleValue(properties[key]) },
-        { weight: 2, arbitrary: hostileValue },
-      ),
-      { nil: undefined, freq: 2 },
-    ),
-  );
-  return fc
-    .tuple(
-      fc.tuple(...entries),
-      fc.option(fc.tuple(hostileText, hostileValue), { nil: undefined, freq: 5 }),
-    )
-    .map(([values, extra]) => {
-      const object: Record<string, unknown> = {};
-      keys.forEach((key, index) => {
-        if (values[index] !== undefined) object[key] = values[index];
-      });
-      if (extra) object[extra[0]] = extra[1];
-      return object;
+  const entries = keys.map((key) => {
+    const value = wellFormed
+      ? plausibleValue(properties[key], key)
+      : fc.oneof(
+          { weight: 3, arbitrary: plausibleValue(properties[key], key) },
+          { weight: 2, arbitrary: hostileValue },
+        );
+    return wellFormed && required.has(key) ? value : fc.option(value, { nil: undefined, freq: 2 });
+  });
+  const extra = wellFormed
+    ? fc.constant(undefined)
+    : fc.option(fc.tuple(hostileText, hostileValue), { nil: undefined, freq: 5 });
+  return fc.tuple(fc.tuple(...entries), extra).map(([values, unknown]) => {
+    const object: Record<string, unknown> = {};
+    keys.forEach((key, index) => {
+      if (values[index] !== undefined) object[key] = values[index];
     });
+    if (unknown) object[unknown[0]] = unknown[1];
+    return object;
+  });
 }
 
 /** Hostile path ids, already percent-encoded (they go into the path raw). */
@@ -296,10 +316,11 @@ function documentFor(route: Route, ids: string[]): fc.Arbitrary<unknown> {
   const id = fc.option(fc.oneof(fc.constantFrom(...(ids.length > 0 ? ids : ['x'])), hostileText), {
     nil: undefined,
   });
-  const attributes = fc.option(objectFrom(resource?.properties?.attributes?.properties ?? {}), {
-    nil: undefined,
-    freq: 6,
-  });
+  const attributesSchema = resource?.properties?.attributes;
+  const attributes = fc.option(
+    fc.oneof(objectFrom(attributesSchema), objectFrom(attributesSchema, true)),
+    { nil: undefined, freq: 6 },
+  );
   const relationships = fc.option(
     relationshipsFrom(resource?.properties?.relationships?.properties ?? {}, ids),
     { nil: undefined, freq: 3 },
@@ -370,6 +391,7 @@ export function hostileRequest(
       path: route.path.replaceAll('{id}', id) + (query === '' ? '' : `?${query}`),
       headers,
       body: route.method === 'GET' ? undefined : body,
+      route: route.path,
       validId: valid && route.path.includes('{id}'),
     }));
 }
