@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { apiError } from '../support/api-errors.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -199,9 +200,9 @@ describe('NUL and lone surrogates', () => {
 
   test('a body that is not UTF-8 is 400 INVALID_JSON_BODY, not decoded to U+FFFD', async () => {
     const body = Buffer.concat([
-      Buffer.from(itemTypeBody('{"name":"Caf')),
+      Buffer.from('{"data":{"type":"item_type","attributes":{"name":"Caf'),
       Buffer.from([0xe9]),
-      Buffer.from('","api_key":"cafe"}}'),
+      Buffer.from('","api_key":"cafe"}}}'),
     ]);
     const response = await send('POST', '/item-types', body);
     assertApiError(response, 400, 'INVALID_JSON_BODY');
@@ -228,6 +229,29 @@ describe('framework and HTTP parser refusals are api_error documents', () => {
   test('a query string over 16 KB is 431 REQUEST_HEADERS_TOO_LARGE', async () => {
     const response = await send('GET', `/item-types?x=${'a'.repeat(17 * 1024)}`);
     assertApiError(response, 431, 'REQUEST_HEADERS_TOO_LARGE');
+  });
+
+  test('malformed HTTP (a NUL in a header) is 400 INVALID_REQUEST, as an api_error document', async () => {
+    const url = new URL(server.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write('GET /site HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n');
+      });
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('utf8');
+      });
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    assert.match(head, /^HTTP\/1\.1 400 /);
+    assert.match(head, /content-type: application\/json/i);
+    assertApiError(
+      { status: 400, contentType: 'application/json', body: JSON.parse(body) },
+      400,
+      'INVALID_REQUEST',
+    );
   });
 
   test('the server still answers after the HTTP parser refused a request', async () => {
