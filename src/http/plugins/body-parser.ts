@@ -31,8 +31,16 @@ function parse(text: string): unknown {
   }
 }
 
+/**
+ * Strict UTF-8 text holds neither NUL inside a JSON string (JSON forbids raw control
+ * characters there) nor lone surrogates, so only these escapes can produce them: a body
+ * without one (nearly every body) skips the walk over the parsed document.
+ */
+const SUSPECT_ESCAPE = /\\u(0000|[dD][89abcdefABCDEF])/;
+
 /** Refused here, at the edge, so no route, service or query ever sees such text. */
-function refuseUnstorableText(document: unknown): void {
+function refuseUnstorableText(text: string, document: unknown): void {
+  if (!SUSPECT_ESCAPE.test(text)) return;
   const found = findUnstorableText(document, 'dotted');
   if (!found) return;
   throw new DomainError('INVALID_FIELD', `${found.path} ${found.problem}`, {
@@ -52,7 +60,7 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       const text = decode(body as Buffer);
       if (text.trim() === '') return done(null, undefined);
       const document = parse(text);
-      refuseUnstorableText(document);
+      refuseUnstorableText(text, document);
       done(null, document);
     } catch (error) {
       done(error as DomainError, undefined);
