@@ -7,9 +7,14 @@ import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
 import { VERSION } from '../version.ts';
 import { openApiRoutes, registerOpenApi } from './openapi.ts';
 import { registerJsonBodyParser } from './plugins/body-parser.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerErrorHandler,
+} from './plugins/error-handler.ts';
 import { registerProtocolHooks } from './plugins/protocol.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerUnstorableInputGuard } from './plugins/unstorable-input.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { fieldRoutes } from './routes/fields.ts';
@@ -44,6 +49,9 @@ export async function buildApp(
     // One line per request (below) instead of Fastify's two: halves the logging cost.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Refusals before routing and from Node's HTTP parser answer api_error documents too.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     routerOptions: {
       ignoreTrailingSlash: true,
       // The official client flattens nested query objects as a[b][c]=v.
@@ -71,6 +79,7 @@ export async function buildApp(
   });
   registerJsonBodyParser(app);
   registerErrorHandler(app);
+  registerUnstorableInputGuard(app);
   registerProtocolHooks(app, deps.db);
   if (deps.config.rateLimit) {
     // Embedded: this process serves every request, so counting in memory is exact.

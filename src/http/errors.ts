@@ -24,6 +24,12 @@ const STATUS: Record<ErrorCode, number> = {
   RATE_LIMIT_EXCEEDED: 429,
   LIMIT_EXCEEDED: 422,
   REQUEST_BODY_TOO_LARGE: 413,
+  // Requests refused before routing: an undecodable URL or malformed HTTP, a request
+  // line plus headers over Node's 16 KB (a long query string lands here), a client too
+  // slow to send its request.
+  INVALID_REQUEST: 400,
+  REQUEST_HEADERS_TOO_LARGE: 431,
+  REQUEST_TIMEOUT: 408,
   ITEM_TYPE_CANNOT_BE_CHANGED: 422,
   INVALID_ORDERING_FOR_SORTABLE_ITEM_TYPE: 422,
   INVALID_ORDERING_FOR_SINGLETON_ITEM_TYPE: 422,

@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import type { Metrics } from '../metrics.ts';
-import { registerErrorHandler } from './plugins/error-handler.ts';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerErrorHandler,
+} from './plugins/error-handler.ts';
 import { healthRoutes } from './routes/health.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 import type { AppDeps } from './types.ts';
@@ -16,6 +20,8 @@ export async function buildOpsApp(deps: AppDeps, metrics: Metrics): Promise<Fast
     genReqId: () => randomUUID(),
     // Probes arrive every few seconds: logging each would drown the delivery logs.
     logController: new LogController({ disableRequestLogging: true }),
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   });
   registerErrorHandler(app);
   await app.register(healthRoutes, deps);

@@ -1,7 +1,53 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { findUnstorableText } from '../unstorable-text.ts';
 
 const JSON_TYPES = ['application/json', 'application/vnd.api+json'];
+
+/**
+ * `fatal`: bytes that are not UTF-8 refuse the body instead of becoming U+FFFD, which
+ * would store text the client never sent. `ignoreBOM`: a byte-order mark stays in the
+ * text, where JSON.parse refuses it, as it did before.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function decode(body: Buffer): string {
+  try {
+    return UTF8.decode(body);
+  } catch {
+    throw new DomainError('INVALID_JSON_BODY', 'The body is not valid UTF-8');
+  }
+}
+
+function parse(text: string): unknown {
+  try {
+    // Drop `__proto__` keys so no later merge of the body can reach a prototype.
+    return JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value));
+  } catch (error) {
+    throw new DomainError(
+      'INVALID_JSON_BODY',
+      `The body is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * Strict UTF-8 text holds neither NUL inside a JSON string (JSON forbids raw control
+ * characters there) nor lone surrogates, so only these escapes can produce them: a body
+ * without one (nearly every body) skips the walk over the parsed document.
+ */
+const SUSPECT_ESCAPE = /\\u(0000|[dD][89abcdefABCDEF])/;
+
+/** Refused here, at the edge, so no route, service or query ever sees such text. */
+function refuseUnstorableText(text: string, document: unknown): void {
+  if (!SUSPECT_ESCAPE.test(text)) return;
+  const found = findUnstorableText(document, 'dotted');
+  if (!found) return;
+  throw new DomainError('INVALID_FIELD', `${found.path} ${found.problem}`, {
+    field: found.path,
+    code: 'VALIDATION_FORMAT',
+  });
+}
 
 /**
  * JSON bodies under either media type. An empty body is no body: the official client
@@ -9,21 +55,15 @@ const JSON_TYPES = ['application/json', 'application/vnd.api+json'];
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(JSON_TYPES, { parseAs: 'string' }, (_request, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
+  app.addContentTypeParser(JSON_TYPES, { parseAs: 'buffer' }, (_request, body, done) => {
     try {
-      // Drop `__proto__` keys so no later merge of the body can reach a prototype.
-      const parsed = JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value));
-      done(null, parsed);
+      const text = decode(body as Buffer);
+      if (text.trim() === '') return done(null, undefined);
+      const document = parse(text);
+      refuseUnstorableText(text, document);
+      done(null, document);
     } catch (error) {
-      done(
-        new DomainError(
-          'INVALID_JSON_BODY',
-          `The body is not valid JSON: ${(error as Error).message}`,
-        ),
-        undefined,
-      );
+      done(error as DomainError, undefined);
     }
   });
   app.addContentTypeParser('*', (request, payload, done) => {

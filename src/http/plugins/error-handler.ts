@@ -1,4 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import { errorDocument, statusOf } from '../errors.ts';
 
@@ -38,19 +41,46 @@ function toDomainError(error: FastifyError, bodyLimit: number): DomainError | nu
   ) {
     return new DomainError('INVALID_JSON_BODY', 'The body is not valid JSON');
   }
+  return frameworkRefusal(error);
+}
+
+/**
+ * Fastify's own refusals of a malformed request (a bad Content-Length, an undecodable
+ * URL, an over-long path id, …), which it would otherwise answer in its own shape.
+ */
+function frameworkRefusal(error: FastifyError): DomainError | null {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    // No resource has an id that long, as with any other id that names nothing.
+    return new DomainError('NOT_FOUND', 'A path parameter is longer than any id');
+  }
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return new DomainError('INVALID_REQUEST', 'The URL path has an invalid percent-escape');
+  }
+  const status = error.statusCode ?? 500;
+  if (error.code?.startsWith('FST_ERR_') && status >= 400 && status < 500) {
+    return new DomainError('INVALID_REQUEST', error.message, { reason: error.code });
+  }
   return null;
+}
+
+/** A refusal is the client's doing: logged without a stack, below error level. */
+function sendRefusal(request: FastifyRequest, reply: FastifyReply, error: DomainError) {
+  request.log.info({ code: error.code, reason: error.message }, 'request refused');
+  return reply.status(statusOf(error.code)).send(errorDocument(error));
+}
+
+function sendUnexpected(request: FastifyRequest, reply: FastifyReply, error: unknown) {
+  request.log.error({ err: error }, 'unhandled error');
+  return reply
+    .status(statusOf('EXCEPTION'))
+    .send(errorDocument(new DomainError('EXCEPTION', 'An unexpected error occurred')));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const domainError = toDomainError(error, request.routeOptions.bodyLimit);
-    if (domainError) {
-      return reply.status(statusOf(domainError.code)).send(errorDocument(domainError));
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send(errorDocument(new DomainError('EXCEPTION', 'An unexpected error occurred')));
+    if (domainError) return sendRefusal(request, reply, domainError);
+    return sendUnexpected(request, reply, error);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -60,4 +90,60 @@ export function registerErrorHandler(app: FastifyInstance): void {
     );
     return reply.status(statusOf('INVALID_ENDPOINT')).send(errorDocument(error));
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: failures met while routing, before any hook runs (so
+ * the request id header is set here).
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  reply.header('x-request-id', request.id);
+  const refusal = frameworkRefusal(error);
+  if (refusal) sendRefusal(request, reply, refusal);
+  else sendUnexpected(request, reply, error);
+}
+
+/** Node's HTTP parser failures: the socket is all there is, so the answer is written raw. */
+function clientErrorOf(error: NodeJS.ErrnoException): DomainError {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return new DomainError(
+      'REQUEST_HEADERS_TOO_LARGE',
+      'The request line and headers (a query string included) exceed 16 KB',
+    );
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return new DomainError('REQUEST_TIMEOUT', 'The request was not received in time');
+  }
+  return new DomainError('INVALID_REQUEST', 'The request is not valid HTTP', {
+    reason: error.code ?? 'unknown',
+  });
+}
+
+/** Fastify's `clientErrorHandler`, called with the server instance as `this`. */
+export function clientErrorHandler(
+  this: FastifyInstance,
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+): void {
+  // A reset connection has no one left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const refusal = clientErrorOf(error);
+  const status = statusOf(refusal.code);
+  const body = JSON.stringify(errorDocument(refusal));
+  this.log.info({ code: refusal.code, reason: error.code }, 'request refused by the HTTP parser');
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
 }

@@ -1,0 +1,262 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { apiError } from '../support/api-errors.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// Issue 13, items 2 and 3: text no column can hold is refused at the edge, and every
+// refusal, Fastify's and Node's own included, is an api_error document the client reads.
+
+let server: TestServer;
+let itemTypeId: string;
+let fieldId: string;
+before(async () => {
+  server = await startTestServer();
+  const client = server.client();
+  const itemType = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
+  itemTypeId = itemType.id;
+  const field = await client.fields.create(itemTypeId, {
+    label: 'Title',
+    api_key: 'title',
+    field_type: 'string',
+  });
+  fieldId = field.id;
+});
+after(async () => {
+  await server?.close();
+});
+
+type ErrorEntry = { type: string; attributes: { code: string; details: Record<string, unknown> } };
+type Response = { status: number; contentType: string; body: unknown };
+
+/** A raw request: the bytes of the path and body go out exactly as given. */
+function send(method: string, path: string, body?: string | Buffer): Promise<Response> {
+  const url = new URL(server.baseUrl);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method,
+        path,
+        headers: {
+          authorization: `Bearer ${server.adminToken}`,
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'x-api-version': '3',
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            body: text === '' ? undefined : JSON.parse(text),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Asserts an application/json api_error document with this status and code; returns it. */
+function assertApiError(response: Response, status: number, code: string): ErrorEntry {
+  assert.equal(response.status, status, JSON.stringify(response.body));
+  assert.match(response.contentType, /^application\/json/);
+  const [entry] = (response.body as { data: ErrorEntry[] }).data;
+  assert.equal(entry?.type, 'api_error');
+  assert.equal(entry?.attributes.code, code);
+  return entry;
+}
+
+async function schemaSnapshot(): Promise<unknown> {
+  const site = await send('GET', '/site?include=item_types,item_types.fields,item_types.fieldsets');
+  const events = await server.db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return { site: site.body, events: Number(events.count) };
+}
+
+/** Every registered route with a path id, as the committed OpenAPI document lists them. */
+function routesWithId(): { method: string; path: string }[] {
+  const document = JSON.parse(readFileSync('openapi.json', 'utf8')) as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    path.includes('{id}')
+      ? Object.keys(operations).map((method) => ({ method: method.toUpperCase(), path }))
+      : [],
+  );
+}
+
+const itemTypeBody = (attributes: string) =>
+  `{"data":{"type":"item_type","attributes":${attributes}}}`;
+
+describe('NUL and lone surrogates', () => {
+  test('a NUL in a string attribute is 422 INVALID_FIELD naming it; nothing is created', async () => {
+    const before = await schemaSnapshot();
+    const response = await send(
+      'POST',
+      '/item-types',
+      itemTypeBody('{"name":"Bad\\u0000name","api_key":"bad_name"}'),
+    );
+    const entry = assertApiError(response, 422, 'INVALID_FIELD');
+    assert.equal(entry.attributes.details.field, 'data.attributes.name');
+    assert.deepEqual(await schemaSnapshot(), before);
+  });
+
+  test('a NUL through the official client is an ApiError naming the attribute', async () => {
+    const call = server.client().fields.update(fieldId, { hint: 'a\u0000b' });
+    await assert.rejects(call, (error) => {
+      assert.ok(apiError(error).findError('INVALID_FIELD', { field: 'data.attributes.hint' }));
+      return true;
+    });
+    const field = await server.client().fields.find(fieldId);
+    assert.equal(field.hint, null);
+  });
+
+  test('a lone surrogate in default_value is 422, not 500', async () => {
+    const before = await schemaSnapshot();
+    const response = await send(
+      'PUT',
+      `/fields/${fieldId}`,
+      '{"data":{"type":"field","id":"x","attributes":{"default_value":"\\udc00"}}}',
+    );
+    const entry = assertApiError(response, 422, 'INVALID_FIELD');
+    assert.equal(entry.attributes.details.field, 'data.attributes.default_value');
+    assert.deepEqual(await schemaSnapshot(), before);
+  });
+
+  test('a lone surrogate in another text attribute is refused, not stored as U+FFFD', async () => {
+    const response = await send(
+      'PUT',
+      `/fields/${fieldId}`,
+      `{"data":{"type":"field","id":"${fieldId}","attributes":{"hint":"x\\ud800y"}}}`,
+    );
+    const entry = assertApiError(response, 422, 'INVALID_FIELD');
+    assert.equal(entry.attributes.details.field, 'data.attributes.hint');
+    const field = await server.client().fields.find(fieldId);
+    assert.equal(field.hint, null);
+  });
+
+  test('a surrogate pair (an emoji) is ordinary text and is stored', async () => {
+    const field = await server.client().fields.update(fieldId, { hint: 'ok \u{1F600}' });
+    assert.equal(field.hint, 'ok \u{1F600}');
+    await server.client().fields.update(fieldId, { hint: null });
+  });
+
+  test('a NUL in a key inside a JSON attribute is named by its path', async () => {
+    const response = await send(
+      'PUT',
+      `/fields/${fieldId}`,
+      `{"data":{"type":"field","id":"${fieldId}","attributes":{"validators":{"length\\u0000":{"max":3}}}}}`,
+    );
+    const entry = assertApiError(response, 422, 'INVALID_FIELD');
+    assert.equal(entry.attributes.details.field, 'data.attributes.validators.length\\u0000');
+  });
+
+  test('a NUL in a relationship id is 422 naming it', async () => {
+    const response = await send(
+      'POST',
+      `/item-types/${itemTypeId}/fields`,
+      JSON.stringify({
+        data: {
+          type: 'field',
+          attributes: { label: 'Body', api_key: 'body', field_type: 'text' },
+          relationships: { fieldset: { data: { type: 'fieldset', id: 'a\u0000' } } },
+        },
+      }),
+    );
+    const entry = assertApiError(response, 422, 'INVALID_FIELD');
+    assert.equal(entry.attributes.details.field, 'data.relationships.fieldset.data.id');
+  });
+
+  test('a NUL in filter[ids] is 422 INVALID_PARAMS naming filter[ids]', async () => {
+    for (const path of ['/menu-items', '/schema-menu-items']) {
+      const response = await send('GET', `${path}?filter[ids]=a%00b`);
+      const entry = assertApiError(response, 422, 'INVALID_PARAMS');
+      assert.equal(entry.attributes.details.field, 'filter[ids]');
+    }
+  });
+
+  test('a NUL in a path id is 404 NOT_FOUND on every route with an id', async () => {
+    const routes = routesWithId();
+    assert.ok(routes.length >= 34, `${routes.length} routes with an id`);
+    const before = await schemaSnapshot();
+    for (const { method, path } of routes) {
+      const response = await send(method, path.replaceAll('{id}', 'a%00b'));
+      assertApiError(response, 404, 'NOT_FOUND');
+    }
+    assert.deepEqual(await schemaSnapshot(), before);
+  });
+
+  test('a body that is not UTF-8 is 400 INVALID_JSON_BODY, not decoded to U+FFFD', async () => {
+    const body = Buffer.concat([
+      Buffer.from('{"data":{"type":"item_type","attributes":{"name":"Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('","api_key":"cafe"}}}'),
+    ]);
+    const response = await send('POST', '/item-types', body);
+    assertApiError(response, 400, 'INVALID_JSON_BODY');
+    const all = await server.client().itemTypes.list();
+    assert.ok(!all.some((itemType) => itemType.api_key === 'cafe'));
+  });
+});
+
+describe('framework and HTTP parser refusals are api_error documents', () => {
+  test('a path id over 100 characters is 404 NOT_FOUND', async () => {
+    const response = await send('GET', `/item-types/${'x'.repeat(150)}`);
+    assertApiError(response, 404, 'NOT_FOUND');
+    await assert.rejects(server.client().itemTypes.find('y'.repeat(150)), (error) => {
+      assert.ok(apiError(error).findError('NOT_FOUND'));
+      return true;
+    });
+  });
+
+  test('a bad percent-escape in the path is 400 INVALID_REQUEST', async () => {
+    const response = await send('GET', '/item-types/%zz');
+    assertApiError(response, 400, 'INVALID_REQUEST');
+  });
+
+  test('a query string over 16 KB is 431 REQUEST_HEADERS_TOO_LARGE', async () => {
+    const response = await send('GET', `/item-types?x=${'a'.repeat(17 * 1024)}`);
+    assertApiError(response, 431, 'REQUEST_HEADERS_TOO_LARGE');
+  });
+
+  test('malformed HTTP (a NUL in a header) is 400 INVALID_REQUEST, as an api_error document', async () => {
+    const url = new URL(server.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () => {
+        socket.write('GET /site HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n');
+      });
+      let received = '';
+      socket.on('data', (chunk) => {
+        received += chunk.toString('utf8');
+      });
+      socket.on('close', () => resolve(received));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    assert.match(head, /^HTTP\/1\.1 400 /);
+    assert.match(head, /content-type: application\/json/i);
+    assertApiError(
+      { status: 400, contentType: 'application/json', body: JSON.parse(body) },
+      400,
+      'INVALID_REQUEST',
+    );
+  });
+
+  test('the server still answers after the HTTP parser refused a request', async () => {
+    await send('GET', `/site?x=${'a'.repeat(20 * 1024)}`);
+    const site = await server.client().site.find();
+    assert.ok(site.id);
+  });
+});

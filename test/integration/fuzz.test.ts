@@ -1,0 +1,265 @@
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { type HostileRequest, hostileRequest, type Route } from '../support/hostile-requests.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// Issue 13, item 4: hostile requests to every registered route. Whatever comes in, the
+// answer is never a 5xx, every error is an api_error document, and a refused request
+// changes nothing and emits no event. Reproduce a failure with the seed printed below:
+// FIELDHOUSE_FUZZ_SEED=<seed> npx tsx scripts/test.ts embedded -- test/integration/fuzz.test.ts
+
+const SEED = Number(process.env.FIELDHOUSE_FUZZ_SEED ?? 13_004);
+// Bounded for CI: about a minute per engine on a loaded 2-core machine.
+const RUNS = Number(process.env.FIELDHOUSE_FUZZ_RUNS ?? 1200);
+
+let server: TestServer;
+/** Seeded resources' ids by the first segment of the paths that address them. */
+const seeded: Record<string, string[]> = {};
+
+before(async () => {
+  server = await startTestServer();
+  const client = server.client();
+  const itemType = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
+  const fieldset = await client.fieldsets.create(itemType.id, { title: 'Main' });
+  const field = await client.fields.create(itemType.id, {
+    label: 'Title',
+    api_key: 'title',
+    field_type: 'string',
+  });
+  const menuItem = await client.menuItems.create({ label: 'Articles' });
+  const [schemaMenuItem] = await client.schemaMenuItems.list();
+  const role = await client.roles.create({ name: 'Fuzzed', environments_access: 'all' });
+  const token = await client.accessTokens.create({
+    name: 'Fuzzed',
+    can_access_cda: true,
+    can_access_cda_preview: false,
+    can_access_cma: true,
+    role: { type: 'role', id: role.id },
+  });
+  const webhook = await client.webhooks.create({
+    name: 'Fuzzed',
+    url: 'https://example.com/hook',
+    headers: {},
+    events: [],
+    custom_payload: null,
+    http_basic_user: null,
+    http_basic_password: null,
+  });
+  const workflow = await client.workflows.create({
+    name: 'Fuzzed',
+    api_key: 'fuzzed',
+    stages: [{ id: 'draft', name: 'Draft', initial: true }],
+  });
+  Object.assign(seeded, {
+    'item-types': [itemType.id],
+    fields: [field.id],
+    fieldsets: [fieldset.id],
+    'menu-items': [menuItem.id],
+    'schema-menu-items': schemaMenuItem ? [schemaMenuItem.id] : [],
+    roles: [role.id],
+    access_tokens: [token.id],
+    webhooks: [webhook.id],
+    workflows: [workflow.id],
+    environments: ['main'],
+  });
+});
+after(async () => {
+  await server?.close();
+});
+
+type Answer = { status: number; contentType: string; text: string };
+
+/** Sends the request's bytes as they are: no client library normalises them. */
+function send(request: HostileRequest): Promise<Answer> {
+  const url = new URL(server.baseUrl);
+  const headers: Record<string, string> = {};
+  const merged: Record<string, string | null> = {
+    authorization: `Bearer ${server.adminToken}`,
+    accept: 'application/json',
+    'content-type': 'application/json',
+    'x-api-version': '3',
+    ...request.headers,
+  };
+  for (const [name, value] of Object.entries(merged)) if (value !== null) headers[name] = value;
+  // Node's client frames a DELETE body only when told its length; unframed, the server
+  // would rightly read the body as the next request on the connection.
+  if (request.body !== undefined)
+    headers['content-length'] = String(Buffer.byteLength(request.body));
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: url.hostname, port: url.port, method: request.method, path: request.path, headers },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(request.body);
+  });
+}
+
+/** Why an answer is not an api_error document, or null if it is one. */
+function notAnApiError(answer: Answer): string | null {
+  if (!answer.contentType.startsWith('application/json')) {
+    return `Content-Type ${answer.contentType}`;
+  }
+  try {
+    const document = JSON.parse(answer.text) as { data?: unknown };
+    const entries = document.data;
+    if (!Array.isArray(entries) || entries.length === 0) return 'no data array';
+    const wrong = entries.find(
+      (entry) =>
+        entry?.type !== 'api_error' ||
+        typeof entry?.attributes?.code !== 'string' ||
+        typeof entry?.attributes?.details !== 'object',
+    );
+    return wrong ? `entry ${JSON.stringify(wrong)}` : null;
+  } catch {
+    return 'body is not JSON';
+  }
+}
+
+async function getJson(path: string): Promise<unknown> {
+  const answer = await send({
+    method: 'GET',
+    path,
+    headers: {},
+    body: undefined,
+    route: path,
+    validId: false,
+  });
+  assert.equal(answer.status, 200, `${path}: ${answer.text}`);
+  return JSON.parse(answer.text);
+}
+
+/**
+ * Every row a request could write, as one digest per table: stricter than reading the
+ * schema back through the API (hidden columns count too) and one query instead of seven,
+ * which is what lets a check follow every refused write within the time budget. Left
+ * out: a token's last access, which any authenticated request may stamp (once a minute).
+ * The append-only tables (the outbox `events`, `jobs`) are counted: a refused request
+ * adds no row to them, and counting is what keeps the embedded run within budget.
+ */
+const DIGESTED_TABLES = [
+  'site',
+  'environments',
+  'item_types',
+  'fields',
+  'fieldsets',
+  'menu_items',
+  'schema_menu_items',
+  'workflows',
+  'roles',
+  'access_tokens',
+  'webhooks',
+];
+const COUNTED_TABLES = ['events', 'jobs'];
+
+async function snapshot(): Promise<string> {
+  const columns = [
+    ...DIGESTED_TABLES.map(
+      (table) =>
+        `(SELECT count(*) || ':' || coalesce(md5(string_agg(r.row, '|' ORDER BY r.row)), '') FROM (SELECT (to_jsonb(t) - 'last_cma_access_at')::text AS row FROM ${table} t) r) AS ${table}`,
+    ),
+    ...COUNTED_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`),
+  ];
+  const result = await sql.raw(`SELECT ${columns.join(', ')}`).execute(server.db);
+  return JSON.stringify(result.rows[0]);
+}
+
+async function registeredRoutes(): Promise<Route[]> {
+  const document = (await getJson('/openapi.json')) as {
+    paths: Record<
+      string,
+      Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>
+    >;
+  };
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      body: (operation.requestBody?.content['application/json']?.schema ?? null) as Route['body'],
+    })),
+  );
+}
+
+/** Reads and edits may address a seeded resource; deletes and actions get hostile ids only. */
+function mayUseValidId(route: Route): boolean {
+  if (route.method === 'GET' || route.method === 'PUT') return true;
+  return (
+    route.method === 'POST' &&
+    /^\/item-types\/\{id\}\/(fields|fieldsets|reorder-fields-and-fieldsets)$/.test(route.path)
+  );
+}
+
+test(`hostile requests to every route: no 5xx, only api_errors, refusals change nothing (seed ${SEED})`, async (t) => {
+  const routes = await registeredRoutes();
+  assert.ok(routes.length >= 60, `${routes.length} routes`);
+  const allIds = Object.values(seeded).flat();
+  const requestArbitrary = fc.constantFrom(...routes).chain((route) => {
+    const collection = route.path.split('/')[1] ?? '';
+    const ids = route.path.includes('{id}') ? (seeded[collection] ?? []) : allIds;
+    return hostileRequest(route, route.path.includes('{id}') ? ids : allIds, mayUseValidId(route));
+  });
+
+  const counts = {
+    requests: 0,
+    refused: 0,
+    accepted: 0,
+    serverErrors: 0,
+    notApiError: 0,
+    partialWrites: 0,
+  };
+  const statuses = new Map<number, number>();
+  const routesHit = new Set<string>();
+  let current = await snapshot();
+  const started = Date.now();
+
+  await fc.assert(
+    fc.asyncProperty(requestArbitrary, async (request) => {
+      const answer = await send(request);
+      counts.requests += 1;
+      routesHit.add(`${request.method} ${request.route}`);
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      const where = `${request.method} ${request.path.slice(0, 200)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+      if (answer.status >= 500) counts.serverErrors += 1;
+      assert.ok(answer.status < 500, where);
+      // A GET never writes: snapshots only around other methods keep the run within budget.
+      if (answer.status < 400) {
+        counts.accepted += 1;
+        if (request.method !== 'GET') current = await snapshot();
+        return;
+      }
+      counts.refused += 1;
+      const problem = notAnApiError(answer);
+      if (problem) counts.notApiError += 1;
+      assert.equal(problem, null, where);
+      if (request.method === 'GET') return;
+      const after = await snapshot();
+      if (after !== current) counts.partialWrites += 1;
+      assert.deepEqual(
+        JSON.parse(after),
+        JSON.parse(current),
+        `a refused request changed: ${where}`,
+      );
+    }),
+    { seed: SEED, numRuns: RUNS, endOnFailure: true },
+  );
+
+  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`);
+  const summary = `fuzz seed=${SEED} routes=${routesHit.size}/${routes.length} requests=${counts.requests} refused=${counts.refused} accepted=${counts.accepted} 5xx=${counts.serverErrors} non-api_error=${counts.notApiError} partial-writes=${counts.partialWrites} statuses=${byStatus.join(',')} ${Date.now() - started}ms`;
+  t.diagnostic(summary);
+  console.log(summary);
+  assert.equal(counts.requests, RUNS);
+});
