@@ -71,7 +71,7 @@ describe('the datocms command line with --base-url', () => {
         "import type { Client } from 'datocms/lib/cma-client-node';",
         'export default async function (client: Client) {',
         '  const models = await client.itemTypes.list();',
-        "  console.log(`models: ${models.map((model) => model.api_key).sort().join(',')}`);",
+        "  console.log('models: ' + models.map((model) => model.api_key).sort().join(','));",
         '}',
         '',
       ].join('\n'),
