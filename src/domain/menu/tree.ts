@@ -56,23 +56,33 @@ function placeOne(tree: TreeNode[], id: string, placement: Placement): TreeNode[
   return putIn(rest, { id, parentId: placement.parentId, position });
 }
 
-function placeMany(tree: TreeNode[], placements: ReadonlyMap<string, Placement>): TreeNode[] {
+function placeMany(tree: TreeNode[], requested: ReadonlyMap<string, Placement>): TreeNode[] {
+  // An item asked to stay under its parent with no position keeps its place among the rest.
+  const placements = new Map(
+    [...requested].filter(([id, p]) => {
+      const current = tree.find((node) => node.id === id);
+      return !(current && current.parentId === p.parentId && p.position === null);
+    }),
+  );
   const pinned = [...placements].filter(([, p]) => p.position !== null);
   const appended = [...placements].filter(([, p]) => p.position === null);
   const touched = new Set<string | null>([...placements.values()].map((p) => p.parentId));
   for (const node of tree) if (placements.has(node.id)) touched.add(node.parentId);
-  let result = tree.filter((node) => !placements.has(node.id));
+  const rest = tree
+    .filter((node) => !placements.has(node.id))
+    .sort((a, b) => a.position - b.position);
+  const result: TreeNode[] = [];
   for (const parentId of touched) {
     const taken = new Set(
       pinned.filter(([, p]) => p.parentId === parentId).map(([, p]) => p.position),
     );
     let free = taken.has(0) ? 0 : 1;
-    result = result.map((node) => {
-      if (node.parentId !== parentId) return node;
+    for (const node of rest.filter((candidate) => candidate.parentId === parentId)) {
       while (taken.has(free)) free++;
-      return { ...node, position: free++ };
-    });
+      result.push({ ...node, position: free++ });
+    }
   }
+  result.push(...rest.filter((node) => !touched.has(node.parentId)));
   result.push(
     ...pinned.map(([id, p]) => ({ id, parentId: p.parentId, position: p.position ?? 0 })),
   );
