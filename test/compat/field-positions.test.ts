@@ -297,6 +297,16 @@ describe('position 0 and scripts generated from 0-based projects (spec 12 §5)',
       [z.id]: 2,
     });
     assert.deepEqual(await planMoves(wanted, await rawSchemaOf(model.id)), []);
+
+    // A bulk reorder of the top level leaves the fieldset's 0-based numbers alone.
+    await client.itemTypes.rawReorderFieldsAndFieldsets(model.id, {
+      data: [{ type: 'fieldset', id: set.id, attributes: { position: 2 } }],
+    });
+    const afterReorder = await positions();
+    assert.deepEqual(
+      [x.id, y.id, z.id].map((id) => afterReorder[id]),
+      [0, 1, 2],
+    );
   });
 
   test('position 0 on update, create and reorder goes first and is kept', async () => {
