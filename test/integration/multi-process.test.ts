@@ -96,9 +96,10 @@ if (TEST_ENGINE === 'embedded') {
 
       // Four processes bootstrapped the same empty project at once: exactly one created it.
       assert.equal(all.filter((run) => /project created/.test(run.output())).length, 1);
-      for (const table of ['site', 'roles', 'access_tokens', 'environments'] as const) {
+      for (const table of ['site', 'access_tokens', 'environments'] as const) {
         assert.equal(await rowCount(db, table), 1, table);
       }
+      assert.equal(await rowCount(db, 'roles'), 2, 'roles: Admin and Editor');
 
       // A worker answers probes and metrics, and nothing of the API.
       for (const url of [worker1, worker2]) {
