@@ -96,9 +96,10 @@ if (TEST_ENGINE === 'embedded') {
 
       // Four processes bootstrapped the same empty project at once: exactly one created it.
       assert.equal(all.filter((run) => /project created/.test(run.output())).length, 1);
-      for (const table of ['site', 'roles', 'access_tokens', 'environments'] as const) {
+      for (const table of ['site', 'access_tokens', 'environments'] as const) {
         assert.equal(await rowCount(db, table), 1, table);
       }
+      assert.equal(await rowCount(db, 'roles'), 2, 'roles: Admin and Editor');
 
       // A worker answers probes and metrics, and nothing of the API.
       for (const url of [worker1, worker2]) {
@@ -265,7 +266,10 @@ if (TEST_ENGINE === 'embedded') {
       for (const url of urls.slice(0, 2)) {
         const client = buildClient({ apiToken: token, baseUrl: url, autoRetry: false });
         assert.deepEqual((await client.site.find()).locales, ['en']);
-        assert.equal((await client.roles.list()).length, 1);
+        assert.deepEqual((await client.roles.list()).map((role) => role.name).sort(), [
+          'Admin',
+          'Editor',
+        ]);
         assert.equal((await client.accessTokens.list()).length, 1);
       }
       assert.deepEqual(await terminate(all), [0, 0, 0, 0]);

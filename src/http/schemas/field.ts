@@ -6,6 +6,7 @@ import {
   Enum,
   NoMembers,
   NullableString,
+  Position,
   ResourceDocument,
   relationshipIds,
   ToOne,
@@ -18,6 +19,12 @@ const addon = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The legacy `type` (`"title"`, `"textarea"`, …) older DatoCMS fields still return and
+ * generated migrations replay: accepted and ignored (spec 12 §1).
+ */
+const legacyType = Type.Optional(Type.String());
+
 /** `{editor, parameters, addons, field_extension?}`: all three required when sent (spec 02 §7). */
 const Appearance = Type.Object(
   {
@@ -25,6 +32,7 @@ const Appearance = Type.Object(
     parameters: AnyObject,
     addons: Type.Array(addon),
     field_extension: Type.Optional(Type.String()),
+    type: legacyType,
   },
   { additionalProperties: false },
 );
@@ -36,6 +44,7 @@ const LegacyAppearance = Type.Object(
     parameters: AnyObject,
     addons: Type.Optional(Type.Array(addon)),
     field_extension: Type.Optional(Type.String()),
+    type: legacyType,
   },
   { additionalProperties: false },
 );
@@ -48,7 +57,7 @@ const optionalAttributes = {
   validators: Type.Optional(AnyObject),
   appearance: Type.Optional(Appearance),
   appeareance: Type.Optional(LegacyAppearance),
-  position: Type.Optional(Type.Integer({ minimum: 1 })),
+  position: Type.Optional(Position()),
   hint: Type.Optional(NullableString()),
   default_value: Type.Optional(DefaultValue),
   deep_filtering_enabled: Type.Optional(Type.Boolean()),
