@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
-import { ADMIN_ROLE_ATTRIBUTES } from './auth/role-attributes.ts';
+import { ADMIN_ROLE_ATTRIBUTES, EDITOR_ROLE_ATTRIBUTES } from './auth/role-attributes.ts';
 import { generateToken, hashToken } from './auth/tokens.ts';
 
 export type BootstrapResult = { created: false } | { created: true; adminToken: string };
@@ -9,7 +9,8 @@ const BOOTSTRAP_LOCK_KEY = 7_246_000;
 
 /**
  * On an empty database, creates the project: its site (locales ["en"]), the primary
- * environment `main`, an administrator role and a full-access API token. Several
+ * environment `main`, the `Admin` and `Editor` roles a new DatoCMS project has (spec 12
+ * §7) and a full-access API token held by Admin. Several
  * processes may start at once on one PostgreSQL; the lock makes exactly one create it.
  */
 export async function bootstrapProject(
@@ -46,6 +47,14 @@ export async function bootstrapProject(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('roles')
+      .values({
+        name: 'Editor',
+        attributes: JSON.stringify(EDITOR_ROLE_ATTRIBUTES),
+        inherits_permissions_from: JSON.stringify([]),
+      })
+      .execute();
     const adminToken = options.adminToken ?? generateToken();
     await trx
       .insertInto('access_tokens')

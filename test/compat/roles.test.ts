@@ -54,7 +54,7 @@ describe('roles through the official client', () => {
       localization_scope: 'all' as const,
     };
     const role = await admin.roles.create({
-      name: 'Editor',
+      name: 'Copywriter',
       can_manage_menu: true,
       environments_access: 'primary_only',
       positive_item_type_permissions: [entry],

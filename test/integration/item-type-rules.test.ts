@@ -144,9 +144,9 @@ describe('model rules', () => {
     );
   });
 
-  test('has_singleton_item is accepted as meta and attribute, and checked', async () => {
+  test('has_singleton_item is set through the update, as meta or attribute (spec 12 §8)', async () => {
     const client = server.client();
-    const model = await client.itemTypes.create({ name: 'Settings', api_key: 'settings' });
+    await client.itemTypes.create({ name: 'Settings', api_key: 'settings' });
     const single = await client.itemTypes.update('settings', {
       singleton: true,
       meta: { has_singleton_item: false },
@@ -154,11 +154,16 @@ describe('model rules', () => {
     assert.equal(single.singleton, true);
     assert.equal(single.has_singleton_item, false);
     assert.deepEqual(single.meta, { has_singleton_item: false });
-    await rejectsWithApiError(
-      client.itemTypes.update(model.id, { meta: { has_singleton_item: true } }),
-      'INVALID_FIELD',
-      { field: 'has_singleton_item', code: 'VALIDATION_INVALID' },
-    );
+    const set = await client.itemTypes.update('settings', { meta: { has_singleton_item: true } });
+    assert.equal(set.has_singleton_item, true, 'no record is needed to set it');
+    assert.deepEqual(set.meta, { has_singleton_item: true });
+    const kept = await client.itemTypes.update('settings', { hint: 'Site-wide settings' });
+    assert.equal(kept.has_singleton_item, true, 'omitted: unchanged');
+    const cleared = await client.itemTypes.update('settings', { has_singleton_item: false });
+    assert.equal(cleared.has_singleton_item, false);
+    await client.itemTypes.update('settings', { has_singleton_item: true });
+    const plain = await client.itemTypes.update('settings', { singleton: false });
+    assert.equal(plain.has_singleton_item, false, 'not a singleton: no singleton record');
   });
 
   test('a refused update changes nothing, several failures are all reported', async () => {

@@ -265,7 +265,10 @@ if (TEST_ENGINE === 'embedded') {
       for (const url of urls.slice(0, 2)) {
         const client = buildClient({ apiToken: token, baseUrl: url, autoRetry: false });
         assert.deepEqual((await client.site.find()).locales, ['en']);
-        assert.equal((await client.roles.list()).length, 1);
+        assert.deepEqual((await client.roles.list()).map((role) => role.name).sort(), [
+          'Admin',
+          'Editor',
+        ]);
         assert.equal((await client.accessTokens.list()).length, 1);
       }
       assert.deepEqual(await terminate(all), [0, 0, 0, 0]);

@@ -80,3 +80,15 @@ export const ADMIN_ROLE_ATTRIBUTES: RoleAttributes = roleAttributes({
     },
   ],
 });
+
+/**
+ * The bootstrap Editor, as a new DatoCMS project has it next to Admin (scripts look it up
+ * by name, e.g. to create preview tokens): edits every record and upload of the primary
+ * environment, and nothing of the schema or the project's settings.
+ */
+export const EDITOR_ROLE_ATTRIBUTES: RoleAttributes = roleAttributes({
+  can_perform_site_search: true,
+  environments_access: 'primary_only',
+  positive_item_type_permissions: ADMIN_ROLE_ATTRIBUTES.positive_item_type_permissions,
+  positive_upload_permissions: ADMIN_ROLE_ATTRIBUTES.positive_upload_permissions,
+});

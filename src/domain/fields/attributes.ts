@@ -7,7 +7,7 @@ export type FieldAttributes = Partial<{
   api_key: string;
   localized: boolean;
   validators: Record<string, unknown>;
-  appearance: Appearance;
+  appearance: SentAppearance;
   /** The legacy misspelling; `appearance` wins when both are sent. */
   appeareance: LegacyAppearance;
   position: number;
@@ -17,7 +17,12 @@ export type FieldAttributes = Partial<{
   content_link_enabled: boolean;
 }>;
 
-export type LegacyAppearance = Omit<Appearance, 'addons'> & { addons?: Appearance['addons'] };
+/** An appearance as sent: older DatoCMS fields carry a legacy `type`, ignored (spec 12 §1). */
+export type SentAppearance = Appearance & { type?: string };
+
+export type LegacyAppearance = Omit<SentAppearance, 'addons'> & {
+  addons?: Appearance['addons'];
+};
 
 export type FieldInput = {
   /** A client-chosen id (create only). */

@@ -41,11 +41,15 @@ export function definitionOf(row: FieldDraft): FieldDefinition {
   };
 }
 
-/** The appearance sent, under either spelling; the correct one wins (spec 02 §3). */
+/**
+ * The appearance sent, under either spelling; the correct one wins (spec 02 §3). The legacy
+ * `type` is dropped: the editor says how the field is shown (spec 12 §1).
+ */
 function sentAppearance(a: FieldAttributes): Appearance | undefined {
-  if (a.appearance) return a.appearance;
-  if (a.appeareance) return { ...a.appeareance, addons: a.appeareance.addons ?? [] };
-  return undefined;
+  const sent = a.appearance ?? a.appeareance;
+  if (!sent) return undefined;
+  const { type: _legacyType, ...appearance } = sent;
+  return { ...appearance, addons: appearance.addons ?? [] };
 }
 
 /** Does the request touch what the field-type registry checks? */

@@ -49,13 +49,26 @@ export type ItemTypeInput = {
   meta: { has_singleton_item?: boolean };
 };
 
-/** Which field types each field relationship may point at. */
+/**
+ * Which field types each field relationship may point at. A single `link` stands for the
+ * linked record's own title or image: real DatoCMS projects use one as title_field and
+ * image_preview_field (spec 12 §6, docs/compatibility.md).
+ */
 export const ELIGIBLE_FIELD_TYPES: Record<FieldRelationship, readonly string[]> = {
   ordering_field: ['string', 'text', 'integer', 'float', 'date', 'date_time', 'boolean', 'slug'],
-  presentation_title_field: ['string', 'text', 'slug', 'integer', 'float', 'date', 'date_time'],
-  presentation_image_field: ['file', 'gallery'],
-  title_field: ['string'],
-  image_preview_field: ['file', 'gallery'],
+  presentation_title_field: [
+    'string',
+    'text',
+    'slug',
+    'integer',
+    'float',
+    'date',
+    'date_time',
+    'link',
+  ],
+  presentation_image_field: ['file', 'gallery', 'link'],
+  title_field: ['string', 'link'],
+  image_preview_field: ['file', 'gallery', 'link'],
   excerpt_field: ['text', 'string'],
 };
 

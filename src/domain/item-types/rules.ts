@@ -155,7 +155,7 @@ export function validateItemType(
   }
   if (hasOrdering && next.ordering_direction === null) next.ordering_direction = 'asc';
 
-  applySingletonItem(next, input, issues);
+  applySingletonItem(next, input);
   issues.throwIfAny();
 
   if (hasOrdering && (next.sortable || next.tree)) {
@@ -194,19 +194,16 @@ function checkFieldRelationships(next: ItemTypeDraft, ctx: RuleContext, issues: 
 }
 
 /**
- * Records are a later phase, so a model never holds one yet: has_singleton_item
- * can only be confirmed false, and leaving singleton mode forgets the item.
+ * `has_singleton_item` is set directly through the update, as DatoCMS lets it be: no record
+ * is needed to set it true (spec 12 §8). A model that is not a singleton has no singleton
+ * record, so leaving singleton mode clears both.
  */
-function applySingletonItem(next: ItemTypeDraft, input: ItemTypeInput, issues: Issues): void {
-  const requested = input.meta.has_singleton_item ?? input.attributes.has_singleton_item;
-  if (!next.singleton) next.singleton_item_id = null;
-  const actual = next.singleton_item_id !== null;
-  if (requested !== undefined && requested !== actual) {
-    issues.add(
-      'has_singleton_item',
-      'VALIDATION_INVALID',
-      actual ? 'the model has its singleton record' : 'the model has no singleton record',
-    );
+function applySingletonItem(next: ItemTypeDraft, input: ItemTypeInput): void {
+  if (!next.singleton) {
+    next.singleton_item_id = null;
+    next.has_singleton_item = false;
+    return;
   }
-  next.has_singleton_item = actual;
+  const requested = input.meta.has_singleton_item ?? input.attributes.has_singleton_item;
+  if (requested !== undefined) next.has_singleton_item = requested;
 }

@@ -18,6 +18,12 @@ const addon = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The legacy `type` (`"title"`, `"textarea"`, …) older DatoCMS fields still return and
+ * generated migrations replay: accepted and ignored (spec 12 §1).
+ */
+const legacyType = Type.Optional(Type.String());
+
 /** `{editor, parameters, addons, field_extension?}`: all three required when sent (spec 02 §7). */
 const Appearance = Type.Object(
   {
@@ -25,6 +31,7 @@ const Appearance = Type.Object(
     parameters: AnyObject,
     addons: Type.Array(addon),
     field_extension: Type.Optional(Type.String()),
+    type: legacyType,
   },
   { additionalProperties: false },
 );
@@ -36,6 +43,7 @@ const LegacyAppearance = Type.Object(
     parameters: AnyObject,
     addons: Type.Optional(Type.Array(addon)),
     field_extension: Type.Optional(Type.String()),
+    type: legacyType,
   },
   { additionalProperties: false },
 );

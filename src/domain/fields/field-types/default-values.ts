@@ -1,42 +1,43 @@
 import { FIELD_TYPE_CATALOG } from './catalog.ts';
 import { isPlainObject, ownValue, type Problems, quoteList } from './problems.ts';
 import type { FieldDefinition, FieldType } from './types.ts';
-import { valueValidatorProblem } from './value-validators.ts';
 
 /** The default `default_value` for a new field: null, or {locale: null…} when localized. */
 export function emptyDefaultValue(localized: boolean, locales: string[]): unknown {
   return localized ? Object.fromEntries(locales.map((locale) => [locale, null])) : null;
 }
 
+/**
+ * A default is checked for its type's shape only: validators judge record values, so a
+ * blank `""` next to a `format` or `enum` validator is "no default", as DatoCMS stores it
+ * (spec 12 §2).
+ */
 function checkOneValue(
   problems: Problems,
   fieldType: FieldType,
   value: unknown,
-  validators: Record<string, Record<string, unknown>>,
   locale: string | null,
 ): unknown {
   if (value === null || value === undefined) return null;
   const where = locale === null ? '' : `locale "${locale}": `;
   const shape = FIELD_TYPE_CATALOG[fieldType].defaultValueShape;
   const problem = shape
-    ? (shape(value) ?? valueValidatorProblem(value, validators))
+    ? shape(value)
     : `${fieldType} fields do not support a default value; it must be null`;
   if (problem) problems.invalid(`${where}${problem}`);
   return value;
 }
 
 /**
- * Checks a default value against the type's value shape and its value-level validators.
- * Localized: an object keyed by the site's locales, missing locales filled with null.
+ * Checks a default value against the type's value shape. Localized: an object keyed by the site's locales, missing locales filled with null.
  */
 export function checkDefaultValue(
   problems: Problems,
   definition: Pick<FieldDefinition, 'field_type' | 'localized' | 'default_value'>,
-  validators: Record<string, Record<string, unknown>>,
   locales: string[],
 ): unknown {
   const { field_type: fieldType, default_value: raw } = definition;
-  if (!definition.localized) return checkOneValue(problems, fieldType, raw, validators, null);
+  if (!definition.localized) return checkOneValue(problems, fieldType, raw, null);
   if (raw === null || raw === undefined) return emptyDefaultValue(true, locales);
   if (!isPlainObject(raw)) {
     problems.invalid(
@@ -50,7 +51,7 @@ export function checkDefaultValue(
   return Object.fromEntries(
     locales.map((locale) => [
       locale,
-      checkOneValue(problems, fieldType, ownValue(raw, locale), validators, locale),
+      checkOneValue(problems, fieldType, ownValue(raw, locale), locale),
     ]),
   );
 }

@@ -51,12 +51,7 @@ export function checkFieldDefinition(
   appearanceProblems.reportTo(issues, 'appearance');
 
   const defaultValueProblems = new Problems();
-  const default_value = checkDefaultValue(
-    defaultValueProblems,
-    definition,
-    validators,
-    context.locales,
-  );
+  const default_value = checkDefaultValue(defaultValueProblems, definition, context.locales);
   defaultValueProblems.reportTo(issues, 'default_value');
 
   return { ...definition, validators, appearance, default_value };

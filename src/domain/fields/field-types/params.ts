@@ -89,6 +89,9 @@ function strings(options: { nonEmpty: boolean; unique: boolean }): ParamCheck {
 
 export const stringList = strings({ nonEmpty: true, unique: false });
 
+/** A list DatoCMS returns empty when it is not in use (spec 12 §3). */
+export const optionalStringList = strings({ nonEmpty: false, unique: false });
+
 /** Item-type ids: may be empty (a field can be created before its targets exist). */
 export const idList = strings({ nonEmpty: false, unique: true });
 

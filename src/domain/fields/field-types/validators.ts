@@ -9,6 +9,7 @@ import {
   isoDate,
   isoDateTime,
   oneOf,
+  optionalStringList,
   type ParamSpec,
   regexp,
   stringList,
@@ -30,7 +31,14 @@ type ValidatorRule = ParamSpec & {
   readonly context?: ContextCheck;
 };
 
-const given = (params: Params, key: string) => params[key] !== undefined;
+/**
+ * Whether a parameter is in use. An empty list is not: DatoCMS returns
+ * `{extensions: [], predefined_list: "image"}` (spec 12 §3).
+ */
+const given = (params: Params, key: string) => {
+  const value = params[key];
+  return value !== undefined && !(Array.isArray(value) && value.length === 0);
+};
 
 function atLeastOne(...keys: string[]): CrossCheck {
   return (p) =>
@@ -217,7 +225,7 @@ export const VALIDATOR_RULES = {
   },
   extension: {
     checks: {
-      extensions: stringList,
+      extensions: optionalStringList,
       predefined_list: oneOf(['image', 'transformable_image', 'video', 'document']),
     },
     cross: [exactlyOne('extensions', 'predefined_list')],
