@@ -1,5 +1,5 @@
-// A whole small project replayed from a newer export: fieldsets first, fields with
-// `deep_filtering_enabled`, a links field with deep filtering, a localized site,
+// A whole small project replayed from a newer export: fieldsets first, a block model and
+// a modular content field with `deep_filtering_enabled`, a localized site,
 // schema menu items and menu items for the new models, and the finalize step.
 import assert from 'node:assert/strict';
 import type { Client } from '@datocms/cma-client-node';
@@ -9,6 +9,7 @@ const GUIDE = 'UcSCn8fARg2BqYrq08FbtA';
 const TOPIC = 'MDWg4RakRQ6__UqVINlYqA';
 const GUIDE_TITLE = 'N-KYpso9Tguh9xoqUVqawA';
 const TOPIC_NAME = 'Wt3ys5zqTqOL_63TIcnRZg';
+const STEP = 'L_BtI4GrR8SA15J6kAYbgg';
 const META = 'dWTfNVe4SmGIsbRGMji9mg';
 const GUIDE_ENTRY = 'RmJJLJwmSa-oB5nb3S9gQg';
 const TOPIC_ENTRY = 'BpyyUSy4R-6grLQnWj7Kpg';
@@ -40,6 +41,18 @@ export default async function (client: Client) {
       inverse_relationships_enabled: true,
     },
     { skip_menu_item_creation: true, schema_menu_item_id: TOPIC_ENTRY },
+  );
+
+  // Create block model "Step" (`step`)
+  await client.itemTypes.create(
+    {
+      id: STEP,
+      name: 'Step',
+      api_key: 'step',
+      modular_block: true,
+      inverse_relationships_enabled: false,
+    },
+    { skip_menu_item_creation: true },
   );
 
   // Create fieldset "Metadata" in model "Guide" (`guide`)
@@ -78,7 +91,6 @@ export default async function (client: Client) {
     label: 'Topics',
     field_type: 'links',
     api_key: 'topics',
-    deep_filtering_enabled: true,
     validators: {
       items_item_type: {
         on_publish_with_unpublished_references_strategy: 'fail',
@@ -89,6 +101,18 @@ export default async function (client: Client) {
     },
     appearance: { addons: [], editor: 'links_select', parameters: {} },
     fieldset: { id: META, type: 'fieldset' },
+  });
+  // Create Modular Content (Multiple blocks) field "Steps" (`steps`) in model "Guide" (`guide`)
+  await client.fields.create(GUIDE, {
+    id: 'B2CuKpP_QGiLxwDx-pyT8A',
+    label: 'Steps',
+    field_type: 'rich_text',
+    api_key: 'steps',
+    localized: true,
+    deep_filtering_enabled: true,
+    validators: { rich_text_blocks: { item_types: [STEP] }, size: { min: 1 } },
+    appearance: { addons: [], editor: 'rich_text', parameters: { start_collapsed: false } },
+    default_value: { en: null, fr: null },
   });
   // Create Boolean field "Featured" (`featured`) in model "Guide" (`guide`)
   await client.fields.create(GUIDE, {
@@ -142,7 +166,12 @@ export async function expect(client: Client) {
   );
   await assertFields(client, 'guide', {
     title: { localized: true },
-    topics: { deep_filtering_enabled: true, fieldset: { type: 'fieldset', id: META } },
+    topics: { deep_filtering_enabled: false, fieldset: { type: 'fieldset', id: META } },
+    steps: {
+      deep_filtering_enabled: true,
+      localized: true,
+      validators: { rich_text_blocks: { item_types: [STEP] }, size: { min: 1 } },
+    },
     featured: { default_value: false, fieldset: { type: 'fieldset', id: META } },
   });
   await assertFields(client, 'topic', { name: { localized: true } });
