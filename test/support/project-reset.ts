@@ -40,7 +40,7 @@ export async function snapshotProject(client: Client) {
     schemaMenuItems: schemaMenuItems.map((item) => item.id).sort(),
     webhooks: webhooks.map((webhook) => webhook.id).sort(),
     workflows: workflows.map((workflow) => workflow.id).sort(),
-    roles: roles.map((role) => JSON.stringify(role)).sort(),
+    roles: roles.sort((a, b) => a.id.localeCompare(b.id)),
     tokens: tokens.map((token) => token.id).sort(),
   };
 }
@@ -78,7 +78,7 @@ export async function resetProject(client: Client, fresh: ProjectSnapshot): Prom
   for (const item of deepestFirst(await client.schemaMenuItems.list()))
     await client.schemaMenuItems.destroy(item.id);
   for (const workflow of await client.workflows.list()) await client.workflows.destroy(workflow.id);
-  const freshRoles = fresh.roles.map((role) => (JSON.parse(role) as { id: string }).id);
+  const freshRoles = fresh.roles.map((role) => role.id);
   for (const role of await client.roles.list())
     if (!freshRoles.includes(role.id)) await client.roles.destroy(role.id);
   const site = await client.site.find();
