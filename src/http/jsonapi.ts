@@ -1,4 +1,5 @@
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
+import { MAX_POSITION } from '../domain/limits.ts';
 
 /** Schema builders for JSON:API request documents, validated by ajv with unknown keys refused. */
 
@@ -50,6 +51,14 @@ export function ToMany(type: string) {
 }
 
 /** For resources whose documents carry no relationships or no meta. */
+/**
+ * A position in a form or a menu: any integer ≥ 0, kept as sent (spec 12 §5). The bound
+ * keeps it, and the shifts it causes, inside the database's integer.
+ */
+export function Position() {
+  return Type.Integer({ minimum: 0, maximum: MAX_POSITION });
+}
+
 export const NoMembers = Type.Object({}, { additionalProperties: false });
 
 /**

@@ -188,3 +188,198 @@ describe('field and fieldset positions', () => {
     assert.ok(fieldGroup.size > 5, 'the sequence exercised a real form');
   });
 });
+
+type RawEntity = {
+  id: string;
+  type: string;
+  attributes: { position: number } & Record<string, unknown>;
+  relationships: Record<string, { data: unknown }>;
+};
+
+/** The model as the CLI's migration generator reads it: raw entities by id. */
+async function rawSchemaOf(itemTypeId: string) {
+  const [entity, fields, fieldsets] = await Promise.all([
+    client.itemTypes.rawFind(itemTypeId),
+    client.fields.rawList(itemTypeId),
+    client.fieldsets.rawList(itemTypeId),
+  ]);
+  const byId = (list: unknown[]) =>
+    Object.fromEntries((list as RawEntity[]).map((item) => [item.id, item]));
+  return {
+    entity: entity.data,
+    fieldsById: byId(fields.data),
+    fieldsetsById: byId(fieldsets.data),
+  };
+}
+
+type Command = { type: string; call?: string; arguments?: [string, { data: RawEntity }] };
+
+/** Plans the moves with the `datocms` CLI's own generator, as `migrations:new --autogenerate`. */
+async function planMoves(
+  wanted: Awaited<ReturnType<typeof rawSchemaOf>>,
+  current: Awaited<ReturnType<typeof rawSchemaOf>>,
+): Promise<Command[]> {
+  const { updateFieldsAndFieldsetsInItemType } = (await import(
+    'datocms/lib/utils/environments-diff/resources/update-fields-and-fieldsets.js'
+  )) as { updateFieldsAndFieldsetsInItemType: (a: unknown, b: unknown) => Command[] };
+  return updateFieldsAndFieldsetsInItemType(wanted, current).filter(
+    (command) => command.type === 'apiCallClientCommand',
+  );
+}
+
+describe('position 0 and scripts generated from 0-based projects (spec 12 §5)', () => {
+  test('a generated reorder with 0-based positions ends in the intended order and round-trips', async () => {
+    const model = await newModel();
+    const set = await client.fieldsets.create(model.id, { title: 'Set' });
+    const make = (apiKey: string, fieldset?: string) =>
+      client.fields.create(model.id, {
+        label: apiKey,
+        api_key: apiKey,
+        field_type: 'string',
+        ...(fieldset ? { fieldset: { type: 'fieldset' as const, id: fieldset } } : {}),
+      });
+    const body = await make('body');
+    const title = await make('title');
+    const z = await make('z1', set.id);
+    const y = await make('y1', set.id);
+    const x = await make('x1', set.id);
+
+    // The source project: title, Set, body at the top; inside Set, 0-based as DatoCMS
+    // returns it for older fieldsets: x, y, z.
+    const wanted = structuredClone(await rawSchemaOf(model.id));
+    const at = (id: string, position: number) => {
+      const entity = wanted.fieldsById[id] ?? wanted.fieldsetsById[id];
+      if (entity) entity.attributes.position = position;
+    };
+    at(title.id, 1);
+    at(set.id, 2);
+    at(body.id, 3);
+    at(x.id, 0);
+    at(y.id, 1);
+    at(z.id, 2);
+
+    const run = async (commands: Command[]) => {
+      for (const command of commands) {
+        const [id, request] = command.arguments ?? ['', { data: {} as RawEntity }];
+        if (command.call === 'client.fields.update')
+          await client.fields.rawUpdate(id, request as never);
+        else await client.fieldsets.rawUpdate(id, request as never);
+      }
+    };
+    const positions = async () =>
+      Object.fromEntries(
+        [...(await client.fields.list(model.id)), ...(await client.fieldsets.list(model.id))].map(
+          (member) => [member.id, member.position],
+        ),
+      );
+    const orderOf = (ids: string[], at: Record<string, number>) =>
+      [...ids].sort((p, q) => (at[p] ?? 0) - (at[q] ?? 0));
+
+    const plan = await planMoves(wanted, await rawSchemaOf(model.id));
+    const sent = plan.map((command) => command.arguments?.[1].data.attributes.position);
+    assert.ok(sent.includes(0), `the plan uses position 0: ${JSON.stringify(sent)}`);
+    await run(plan);
+    // The generator's plan is a heuristic: it may leave a gap, but the order is the one meant.
+    const afterPlan = await positions();
+    assert.deepEqual(orderOf([z.id, x.id, y.id], afterPlan), [x.id, y.id, z.id]);
+    assert.deepEqual(orderOf([body.id, set.id, title.id], afterPlan), [title.id, set.id, body.id]);
+    assert.equal(afterPlan[x.id], 0);
+
+    // Generating again from what Fieldhouse returns converges on the source's numbers, and
+    // then plans nothing: no spurious position changes.
+    await run(await planMoves(wanted, await rawSchemaOf(model.id)));
+    assert.deepEqual(await positions(), {
+      [title.id]: 1,
+      [set.id]: 2,
+      [body.id]: 3,
+      [x.id]: 0,
+      [y.id]: 1,
+      [z.id]: 2,
+    });
+    assert.deepEqual(await planMoves(wanted, await rawSchemaOf(model.id)), []);
+  });
+
+  test('position 0 on update, create and reorder goes first and is kept', async () => {
+    const model = await newModel();
+    const a = await client.fields.create(model.id, {
+      label: 'a',
+      api_key: 'a1',
+      field_type: 'string',
+    });
+    const b = await client.fields.create(model.id, {
+      label: 'b',
+      api_key: 'b1',
+      field_type: 'string',
+    });
+    const c = await client.fields.create(model.id, {
+      label: 'c',
+      api_key: 'c1',
+      field_type: 'string',
+    });
+    const moved = await client.fields.update(c.id, { position: 0 });
+    assert.equal(moved.position, 0);
+    const order = async () =>
+      (await client.fields.list(model.id))
+        .sort((p, q) => p.position - q.position)
+        .map((field) => [field.api_key, field.position]);
+    // Everything from 0 on moves one place down, as DatoCMS does: a gap at 1, order kept.
+    assert.deepEqual(await order(), [
+      ['c1', 0],
+      ['a1', 2],
+      ['b1', 3],
+    ]);
+    const first = await client.fields.create(model.id, {
+      label: 'd',
+      api_key: 'd1',
+      field_type: 'string',
+      position: 0,
+    });
+    assert.equal(first.position, 0);
+    assert.deepEqual(await order(), [
+      ['d1', 0],
+      ['c1', 1],
+      ['a1', 3],
+      ['b1', 4],
+    ]);
+    await client.fields.destroy(first.id);
+    assert.deepEqual(await order(), [
+      ['c1', 0],
+      ['a1', 2],
+      ['b1', 3],
+    ]);
+
+    // A bulk reorder listing every member 0-based.
+    await client.itemTypes.rawReorderFieldsAndFieldsets(model.id, {
+      data: [b, a, c].map((field, index) => ({
+        type: 'field' as const,
+        id: field.id,
+        attributes: { position: index },
+        relationships: { fieldset: { data: null } },
+      })),
+    });
+    assert.deepEqual(await order(), [
+      ['b1', 0],
+      ['a1', 1],
+      ['c1', 2],
+    ]);
+    // A partial one: the others fill the free places from 0 in their order.
+    await client.itemTypes.rawReorderFieldsAndFieldsets(model.id, {
+      data: [
+        {
+          type: 'field',
+          id: c.id,
+          attributes: { position: 0 },
+          relationships: { fieldset: { data: null } },
+        },
+      ],
+    });
+    assert.deepEqual(await order(), [
+      ['c1', 0],
+      ['b1', 1],
+      ['a1', 2],
+    ]);
+    const set = await client.fieldsets.create(model.id, { title: 'First', position: 0 });
+    assert.equal(set.position, 0);
+    assert.equal((await client.fieldsets.update(set.id, { position: 3 })).position, 3);
+  });
+});

@@ -279,7 +279,7 @@ describe('fields through the official client', () => {
         'INVALID_FIELD',
         { field: 'deep_filtering_enabled', code: 'VALIDATION_INVALID' },
       ],
-      [{ position: 9 }, 'INVALID_POSITION', {}],
+      [{ position: -1 }, 'INVALID_FORMAT', {}],
       [
         { fieldset: { type: 'fieldset', id: foreignFieldset.id } },
         'INVALID_FIELD',
@@ -318,9 +318,9 @@ describe('fields through the official client', () => {
         label: 'X',
         api_key: 'x1',
         field_type: 'string',
-        position: 5,
+        position: -1,
       }),
-      'INVALID_POSITION',
+      'INVALID_FORMAT',
     );
     assert.deepEqual(await snapshot(model.id), before);
 

@@ -137,8 +137,8 @@ describe('fieldsets through the official client', () => {
       },
     );
     await rejectsWithApiError(
-      client.fieldsets.update(fieldset.id, { position: 3 }),
-      'INVALID_POSITION',
+      client.fieldsets.update(fieldset.id, { position: -1 }),
+      'INVALID_FORMAT',
     );
     await rejectsWithApiError(client.fieldsets.create(model.id, { title: '' }), 'INVALID_FIELD', {
       field: 'title',
@@ -253,8 +253,8 @@ describe('reorder-fields-and-fieldsets', () => {
       'DUPLICATE_POSITIONS_FOUND',
     );
     await rejectsWithApiError(
-      client.itemTypes.rawReorderFieldsAndFieldsets(model.id, { data: [field(a.id, 3)] }),
-      'INVALID_POSITION',
+      client.itemTypes.rawReorderFieldsAndFieldsets(model.id, { data: [field(a.id, -1)] }),
+      'INVALID_FORMAT',
     );
     await rejectsWithApiError(
       client.itemTypes.rawReorderFieldsAndFieldsets(model.id, { data: [field(generateId(), 1)] }),

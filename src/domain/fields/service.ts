@@ -248,7 +248,7 @@ async function moveIfAsked(
   if (!moves) return null;
   return moveMember(
     trx,
-    { kind: 'field', id: before.id },
+    { kind: 'field', id: before.id, position: before.position },
     groupOf(before),
     groupOf(draft),
     position,

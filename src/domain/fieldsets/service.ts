@@ -14,7 +14,7 @@ import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';
-import { type GroupKey, without } from '../positions/order.ts';
+import { type GroupKey, withInserted, without } from '../positions/order.ts';
 import { moveMember, placeNew } from '../positions/placement.ts';
 import type { FieldsetInput } from './attributes.ts';
 import { applyFieldsetAttributes, blankFieldset, checkFieldset } from './rules.ts';
@@ -105,7 +105,15 @@ export async function updateFieldset(db: Db, id: string, input: FieldsetInput): 
     const state = await loadModelState(trx, before.item_type_id);
     const group = topLevelOf(before.item_type_id);
     const position = moves
-      ? (await moveMember(trx, { kind: 'fieldset', id }, group, group, a.position)).position
+      ? (
+          await moveMember(
+            trx,
+            { kind: 'fieldset', id, position: before.position },
+            group,
+            group,
+            a.position,
+          )
+        ).position
       : before.position;
     const row = await trx
       .updateTable('fieldsets')
@@ -127,8 +135,8 @@ export async function updateFieldset(db: Db, id: string, input: FieldsetInput): 
 }
 
 /**
- * Deletes a fieldset. Its fields are kept: they move to the top level, appended in
- * their order, and the top level closes the fieldset's gap (spec 05 §4).
+ * Deletes a fieldset. Its fields are kept: the top level closes the fieldset's gap, and
+ * they are appended to it in their order (spec 05 §4).
  */
 export async function destroyFieldset(db: Db, id: string): Promise<Resource> {
   return inSchemaTransaction(db, async (trx) => {
@@ -139,7 +147,11 @@ export async function destroyFieldset(db: Db, id: string): Promise<Resource> {
       loadGroup(trx, topLevel),
       loadGroup(trx, { itemTypeId: fieldset.item_type_id, fieldsetId: id }),
     ]);
-    await storeGroup(trx, topLevel, top, [...without(top, id), ...inside]);
+    const after = inside.reduce(
+      (group, member) => withInserted(group, member, undefined),
+      without(top, id),
+    );
+    await storeGroup(trx, topLevel, top, after);
     await trx.deleteFrom('fieldsets').where('id', '=', id).execute();
     const entity = presentModel(await loadModelState(trx, fieldset.item_type_id));
     await emitModelUpdate(trx, presentModel(state), entity);

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Queryable, Trx } from '../../db/transaction.ts';
-import type { GroupKey, Member, Placed } from './order.ts';
+import type { GroupKey, Placed } from './order.ts';
 
 /**
  * The members of one group in display order: by position, a fieldset before a field
@@ -39,21 +39,18 @@ export async function loadGroup(db: Queryable, key: GroupKey): Promise<Placed[]>
 }
 
 /**
- * Stores `after` as the group's order: every existing member whose position changed,
- * or which arrived from another group, gets its new place in one statement per table.
- * Members not stored yet (a field being created) are the caller's to insert.
- * Returns the members that moved.
+ * Stores `after` as the group's positions: every member whose position changed, or which
+ * arrived from another group, is written in one statement per table. Members not stored
+ * yet (a field being created) are the caller's to insert. Returns the members that moved.
  */
 export async function storeGroup(
   trx: Trx,
   key: GroupKey,
   before: readonly Placed[],
-  after: readonly Member[],
+  after: readonly Placed[],
 ): Promise<Placed[]> {
   const previous = new Map(before.map((member) => [member.id, member.position]));
-  const moved = after
-    .map((member, index) => ({ ...member, position: index + 1 }))
-    .filter((member) => previous.get(member.id) !== member.position);
+  const moved = after.filter((member) => previous.get(member.id) !== member.position);
   const fields = moved.filter((member) => member.kind === 'field');
   const fieldsets = moved.filter((member) => member.kind === 'fieldset');
   if (fields.length > 0) {

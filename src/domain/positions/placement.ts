@@ -1,11 +1,9 @@
 import type { Trx } from '../../db/transaction.ts';
-import { DomainError } from '../errors.ts';
 import { loadGroup, storeGroup } from './group-store.ts';
 import {
   type GroupKey,
   type Member,
   type Placed,
-  positionProblem,
   sameGroup,
   withInserted,
   without,
@@ -14,15 +12,9 @@ import {
 /** Where a member ended up, and the siblings that shifted to make room or close a gap. */
 export type Placement = { position: number; shifted: Placed[] };
 
-function checkPosition(position: number | undefined, size: number): void {
-  if (position === undefined) return;
-  const problem = positionProblem(position, size);
-  if (problem) throw new DomainError('INVALID_POSITION', `position ${problem}`, { position });
-}
-
-function placementOf(after: readonly Member[], moved: Placed[], id: string): Placement {
+function placementOf(after: readonly Placed[], moved: Placed[], id: string): Placement {
   return {
-    position: after.findIndex((member) => member.id === id) + 1,
+    position: after.find((member) => member.id === id)?.position ?? 0,
     shifted: moved.filter((member) => member.id !== id),
   };
 }
@@ -38,7 +30,6 @@ export async function placeNew(
   position: number | undefined,
 ): Promise<Placement> {
   const before = await loadGroup(trx, key);
-  checkPosition(position, before.length + 1);
   const after = withInserted(before, member, position);
   return placementOf(after, await storeGroup(trx, key, before, after), member.id);
 }
@@ -51,30 +42,28 @@ export async function placeAfter(
   afterId: string,
 ): Promise<Placement> {
   const before = await loadGroup(trx, key);
-  const index = before.findIndex((sibling) => sibling.id === afterId);
-  const after = withInserted(before, member, index === -1 ? undefined : index + 2);
+  const original = before.find((sibling) => sibling.id === afterId);
+  const after = withInserted(before, member, original ? original.position + 1 : undefined);
   return placementOf(after, await storeGroup(trx, key, before, after), member.id);
 }
 
 /**
- * Moves an existing member within its group or into another one (last there when no
- * position is given). Both groups stay contiguous; the member's row is updated too.
+ * Moves an existing member within its group, or into another one (last there when no
+ * position is given: the fieldset changes, not the place asked for).
  */
 export async function moveMember(
   trx: Trx,
-  member: Member,
+  member: Placed,
   from: GroupKey,
   to: GroupKey,
   position: number | undefined,
 ): Promise<Placement> {
   if (sameGroup(from, to)) {
     const before = await loadGroup(trx, to);
-    checkPosition(position, before.length);
-    const after = withInserted(before, member, position);
+    const after = withInserted(before, member, position ?? member.position);
     return placementOf(after, await storeGroup(trx, to, before, after), member.id);
   }
   const [fromBefore, toBefore] = await Promise.all([loadGroup(trx, from), loadGroup(trx, to)]);
-  checkPosition(position, toBefore.length + 1);
   const fromAfter = without(fromBefore, member.id);
   const toAfter = withInserted(toBefore, member, position);
   const closed = await storeGroup(trx, from, fromBefore, fromAfter);

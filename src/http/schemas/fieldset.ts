@@ -4,6 +4,7 @@ import type { ReorderEntry } from '../../domain/fieldsets/reorder.ts';
 import {
   NoMembers,
   NullableString,
+  Position,
   ResourceDocument,
   ResourceListDocument,
   ToOne,
@@ -11,7 +12,7 @@ import {
 
 const optionalAttributes = {
   hint: Type.Optional(NullableString()),
-  position: Type.Optional(Type.Integer({ minimum: 1 })),
+  position: Type.Optional(Position()),
   collapsible: Type.Optional(Type.Boolean()),
   start_collapsed: Type.Optional(Type.Boolean()),
 };
@@ -40,10 +41,7 @@ export const ReorderFieldsAndFieldsetsBody = ResourceListDocument(
     {
       type: Type.String(),
       id: Type.String(),
-      attributes: Type.Object(
-        { position: Type.Integer({ minimum: 1 }) },
-        { additionalProperties: false },
-      ),
+      attributes: Type.Object({ position: Position() }, { additionalProperties: false }),
       relationships: Type.Optional(
         Type.Object(
           { fieldset: Type.Optional(ToOne('fieldset')) },
