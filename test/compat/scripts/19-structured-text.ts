@@ -1,8 +1,8 @@
 // Structured text as the API returns it: blocks, inline blocks and record links (empty
 // lists included), every strategy, all nodes and marks or a narrow subset with no
-// heading levels, and the newer `inlineItem` / `itemLink` nodes.
+// heading levels.
 import type { Client } from '@datocms/cma-client-node';
-import { apiShaped, assertFields } from '../../support/migration-schema.ts';
+import { assertFields } from '../../support/migration-schema.ts';
 
 const ARTICLE = 'BXqoHBI1TNWvgIaKXZ6WvA';
 const PERSON = 'Wv8F-yZyT-WiTeJHrQX7qg';
@@ -109,42 +109,6 @@ export default async function (client: Client) {
       },
     },
   });
-  await client.fields.create(
-    ARTICLE,
-    apiShaped({
-      id: 'fgPkUDMeT_2SW_mfbfSgng',
-      label: 'Sidebar',
-      field_type: 'structured_text',
-      api_key: 'sidebar',
-      validators: {
-        structured_text_blocks: { item_types: [IMAGE_BLOCK] },
-        structured_text_inline_blocks: { item_types: [] },
-        structured_text_links: links([PERSON]),
-      },
-      appearance: {
-        addons: [],
-        editor: 'structured_text',
-        parameters: {
-          marks: ALL_MARKS,
-          nodes: [
-            'blockquote',
-            'code',
-            'heading',
-            'inlineItem',
-            'itemLink',
-            'link',
-            'list',
-            'thematicBreak',
-          ],
-          heading_levels: [3, 4, 5, 6],
-          blocks_start_collapsed: false,
-          show_links_meta_editor: false,
-          show_links_target_blank: true,
-        },
-      },
-      default_value: null,
-    }),
-  );
 }
 
 export async function expect(client: Client) {
@@ -169,13 +133,6 @@ export async function expect(client: Client) {
       validators: {
         structured_text_blocks: { item_types: [] },
         structured_text_links: links([]),
-      },
-    },
-    sidebar: {
-      validators: {
-        structured_text_blocks: { item_types: [IMAGE_BLOCK] },
-        structured_text_inline_blocks: { item_types: [] },
-        structured_text_links: links([PERSON]),
       },
     },
   });
