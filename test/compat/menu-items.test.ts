@@ -129,7 +129,7 @@ describe('menu items through the official client', () => {
     await clearMenu();
   });
 
-  test('nesting keeps positions contiguous, refuses cycles and re-parents on delete', async () => {
+  test('nesting shifts siblings, refuses cycles and re-parents on delete', async () => {
     const root = await client.menuItems.create({ label: 'Root' });
     const other = await client.menuItems.create({ label: 'Other' });
     const c1 = await client.menuItems.create({ label: 'C1', parent: ref(root.id) });
@@ -141,7 +141,7 @@ describe('menu items through the official client', () => {
       [c0.id, c1.id, c2.id],
     );
     const far = await client.menuItems.create({ label: 'Far', parent: ref(root.id), position: 99 });
-    assert.equal(far.position, 4, 'a position past the end means last');
+    assert.equal(far.position, 99, 'a position past the end is kept: it sorts last');
 
     await client.menuItems.update(c2.id, { position: 1 });
     await client.menuItems.update(c0.id, { parent: null });
@@ -151,7 +151,7 @@ describe('menu items through the official client', () => {
       [c0.id]: [null, 3],
       [c2.id]: [root.id, 1],
       [c1.id]: [root.id, 2],
-      [far.id]: [root.id, 3],
+      [far.id]: [root.id, 98],
     });
 
     const before = await layout();
@@ -204,7 +204,7 @@ describe('menu items through the official client', () => {
       [{ label: '  ' }, 'label'],
       [{ label: 'X', external_url: 'ftp://example.com' }, 'external_url'],
       [{ label: 'X', external_url: '/relative' }, 'external_url'],
-      [{ label: 'X', position: 0 }, 'position'],
+      [{ label: 'X', position: -1 }, 'position'],
       [{ label: 'X', item_type: { type: 'item_type', id: block.id } }, 'item_type'],
       [{ label: 'X', item_type: { type: 'item_type', id: generateId() } }, 'item_type'],
       [
@@ -307,6 +307,42 @@ describe('menu items through the official client', () => {
       'NOT_FOUND',
     );
     assert.deepEqual(await layout(), before);
+    await clearMenu();
+  });
+
+  test('position 0, as generated scripts send it, keeps the order the script meant', async () => {
+    // Created in the reverse order, then moved the way `migrations:new --autogenerate`
+    // plans it from a project numbered from 0.
+    const c = await client.menuItems.create({ label: 'C' });
+    const b = await client.menuItems.create({ label: 'B' });
+    const a = await client.menuItems.create({ label: 'A' });
+    assert.equal((await client.menuItems.update(a.id, { position: 0 })).position, 0);
+    await client.menuItems.update(b.id, { position: 1 });
+    await client.menuItems.update(c.id, { position: 2 });
+    assert.deepEqual(await layout(), {
+      [a.id]: [null, 0],
+      [b.id]: [null, 1],
+      [c.id]: [null, 2],
+    });
+    const first = await client.menuItems.create({ label: 'First', position: 0 });
+    assert.deepEqual(await layout(), {
+      [first.id]: [null, 0],
+      [a.id]: [null, 1],
+      [b.id]: [null, 2],
+      [c.id]: [null, 3],
+    });
+    await client.menuItems.destroy(first.id);
+    // A 0-based reorder takes the positions sent.
+    await client.menuItems.reorder([
+      { id: c.id, type: 'menu_item', position: 0, parent: null },
+      { id: a.id, type: 'menu_item', position: 1, parent: null },
+      { id: b.id, type: 'menu_item', position: 2, parent: null },
+    ]);
+    assert.deepEqual(await layout(), {
+      [c.id]: [null, 0],
+      [a.id]: [null, 1],
+      [b.id]: [null, 2],
+    });
     await clearMenu();
   });
 

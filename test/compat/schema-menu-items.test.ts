@@ -83,7 +83,7 @@ describe('schema menu items through the official client', () => {
       [{ id, label: 'G', kind: 'item_type' }, 'id', 'VALIDATION_UNIQUENESS'],
       [{ id: '123abc', label: 'G', kind: 'item_type' }, 'id', 'VALIDATION_INVALID'],
       [{ label: ' ', kind: 'item_type' }, 'label', 'VALIDATION_REQUIRED'],
-      [{ label: 'G', kind: 'item_type', position: 0 }, 'position', 'VALIDATION_INVALID'],
+      [{ label: 'G', kind: 'item_type', position: -1 }, 'position', 'VALIDATION_INVALID'],
       [
         { label: 'G', kind: 'item_type', parent: ref(generateId()) },
         'parent',

@@ -1,5 +1,6 @@
 import type { Issues } from '../errors.ts';
 import { checkIdFormat } from '../ids.ts';
+import { MAX_POSITION } from '../limits.ts';
 import { isOwnAncestor, type TreeNode } from './tree.ts';
 
 /** A client-chosen id must be well formed and not used yet. */
@@ -9,9 +10,10 @@ export function checkNewId(issues: Issues, id: string | undefined, nodes: TreeNo
     issues.add('id', 'VALIDATION_UNIQUENESS', 'is already taken');
 }
 
+/** Any integer from 0 (spec 12 §5), within what the database's integer holds. */
 export function checkPosition(issues: Issues, position: number | undefined): void {
-  if (position !== undefined && position < 1)
-    issues.add('position', 'VALIDATION_INVALID', 'must be 1 or more');
+  if (position !== undefined && (position < 0 || position > MAX_POSITION))
+    issues.add('position', 'VALIDATION_INVALID', `must be from 0 to ${MAX_POSITION}`);
 }
 
 /** A requested parent change, reported against `field` when it is refused. */

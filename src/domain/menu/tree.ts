@@ -1,11 +1,15 @@
 /**
- * Position rules shared by both menus. Positions are contiguous (1..n) within each
- * sibling group (items with the same parent), and every write lays the whole tree out
- * again so gaps left by other deletions heal:
- * - an item given an explicit position takes that slot (clamped to the end of its
- *   group) and its siblings keep their relative order around it, shifting by one;
- * - an item moved to another parent without a position goes to the end of that group;
- * - removing an item closes its gap, and its children move to the end of the root.
+ * Position rules shared by both menus (spec 12 §5). A position is any integer ≥ 0, kept as
+ * sent, and a change shifts the siblings (items with the same parent) the way DatoCMS does,
+ * which the `datocms` CLI's migration generator replays when it plans menu moves:
+ * - an item placed at `p` moves every sibling at `p` or after one place down;
+ * - an item taken out (moved away or removed) moves every sibling after it one place up;
+ * - an item placed with no position keeps its place, or goes last (one past the highest
+ *   position) when it changes parent or is new; the children of a removed item go last at
+ *   the top level.
+ * Several items placed at once (a reorder) take the positions sent; the other items of the
+ * groups they touch keep their order and fill the free positions from the first one (0 when
+ * a listed item took 0, else 1).
  */
 
 export type TreeNode = { id: string; parentId: string | null; position: number };
@@ -13,7 +17,69 @@ export type TreeNode = { id: string; parentId: string | null; position: number }
 /** Where a request puts an item; position null = keep its slot, or go last when moving. */
 export type Placement = { parentId: string | null; position: number | null };
 
-type Entry = { id: string; parentId: string | null; pinned: number | null; moved: boolean };
+function siblingsOf(tree: TreeNode[], parentId: string | null): TreeNode[] {
+  return tree.filter((node) => node.parentId === parentId);
+}
+
+function endOf(tree: TreeNode[], parentId: string | null): number {
+  return siblingsOf(tree, parentId).reduce((max, node) => Math.max(max, node.position), 0) + 1;
+}
+
+/** Takes the item out of its group: the siblings after it move one place up. */
+function takeOut(tree: TreeNode[], node: TreeNode): TreeNode[] {
+  return tree
+    .filter((other) => other.id !== node.id)
+    .map((other) =>
+      other.parentId === node.parentId && other.position > node.position
+        ? { ...other, position: other.position - 1 }
+        : other,
+    );
+}
+
+/** Puts the item at `position` of its parent's group: siblings from there on move down. */
+function putIn(tree: TreeNode[], node: TreeNode): TreeNode[] {
+  const shifted = tree.map((other) =>
+    other.parentId === node.parentId && other.position >= node.position
+      ? { ...other, position: other.position + 1 }
+      : other,
+  );
+  return [...shifted, node];
+}
+
+function placeOne(tree: TreeNode[], id: string, placement: Placement): TreeNode[] {
+  const current = tree.find((node) => node.id === id);
+  const stays = current !== undefined && current.parentId === placement.parentId;
+  if (current && stays && placement.position === null) return tree;
+  const rest = current ? takeOut(tree, current) : tree;
+  const position =
+    placement.position ?? (stays && current ? current.position : endOf(rest, placement.parentId));
+  return putIn(rest, { id, parentId: placement.parentId, position });
+}
+
+function placeMany(tree: TreeNode[], placements: ReadonlyMap<string, Placement>): TreeNode[] {
+  const pinned = [...placements].filter(([, p]) => p.position !== null);
+  const appended = [...placements].filter(([, p]) => p.position === null);
+  const touched = new Set<string | null>([...placements.values()].map((p) => p.parentId));
+  for (const node of tree) if (placements.has(node.id)) touched.add(node.parentId);
+  let result = tree.filter((node) => !placements.has(node.id));
+  for (const parentId of touched) {
+    const taken = new Set(
+      pinned.filter(([, p]) => p.parentId === parentId).map(([, p]) => p.position),
+    );
+    let free = taken.has(0) ? 0 : 1;
+    result = result.map((node) => {
+      if (node.parentId !== parentId) return node;
+      while (taken.has(free)) free++;
+      return { ...node, position: free++ };
+    });
+  }
+  result.push(
+    ...pinned.map(([id, p]) => ({ id, parentId: p.parentId, position: p.position ?? 0 })),
+  );
+  for (const [id, p] of appended)
+    result.push({ id, parentId: p.parentId, position: endOf(result, p.parentId) });
+  return result;
+}
 
 /**
  * The tree after the change. `nodes` must be in display order (position, then age);
@@ -24,54 +90,16 @@ export function layoutTree(
   placements: ReadonlyMap<string, Placement>,
   removed: ReadonlySet<string> = new Set(),
 ): TreeNode[] {
-  const entries: Entry[] = [];
-  for (const node of nodes) {
-    if (removed.has(node.id)) continue;
-    const placement = placements.get(node.id);
-    const orphaned = node.parentId !== null && removed.has(node.parentId);
-    const parentId = placement ? placement.parentId : orphaned ? null : node.parentId;
-    entries.push({
-      id: node.id,
-      parentId,
-      pinned: placement?.position ?? null,
-      moved: parentId !== node.parentId,
-    });
+  let tree = nodes;
+  for (const id of removed) {
+    const node = tree.find((candidate) => candidate.id === id);
+    if (node) tree = takeOut(tree, node);
   }
-  const known = new Set(nodes.map((node) => node.id));
-  for (const [id, placement] of placements) {
-    if (!known.has(id)) {
-      entries.push({ id, parentId: placement.parentId, pinned: placement.position, moved: true });
-    }
-  }
-
-  const groups = new Map<string | null, Entry[]>();
-  for (const entry of entries) {
-    const group = groups.get(entry.parentId);
-    if (group) group.push(entry);
-    else groups.set(entry.parentId, [entry]);
-  }
-  return [...groups.entries()].flatMap(([parentId, members]) =>
-    orderGroup(members).map((id, index) => ({ id, parentId, position: index + 1 })),
-  );
-}
-
-/** Pinned items fill their slots; the rest (staying first, then arrivals) fill the others. */
-function orderGroup(members: Entry[]): string[] {
-  const pinned = members
-    .filter((m) => m.pinned !== null)
-    .sort((a, b) => (a.pinned ?? 0) - (b.pinned ?? 0));
-  const others = [
-    ...members.filter((m) => m.pinned === null && !m.moved),
-    ...members.filter((m) => m.pinned === null && m.moved),
-  ];
-  const order: string[] = [];
-  while (pinned.length > 0 || others.length > 0) {
-    const next = pinned[0];
-    const takePinned = next && ((next.pinned ?? 0) <= order.length + 1 || others.length === 0);
-    const taken = takePinned ? pinned.shift() : others.shift();
-    if (taken) order.push(taken.id);
-  }
-  return order;
+  for (const orphan of tree.filter((node) => node.parentId !== null && removed.has(node.parentId)))
+    tree = placeOne(tree, orphan.id, { parentId: null, position: null });
+  const single = placements.size === 1 ? [...placements][0] : undefined;
+  if (single) return placeOne(tree, single[0], single[1]);
+  return placements.size === 0 ? tree : placeMany(tree, placements);
 }
 
 /** Whether following parents up from `id` leads back to `id`. */
