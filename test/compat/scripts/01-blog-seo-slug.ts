@@ -1,4 +1,5 @@
-// A blog as `migrations:new --autogenerate` writes it from a real project: models created
+// A blog as `migrations:new --autogenerate` writes it from a real project (SEO, slug,
+// structured text with a quote block): models and the block model created
 // with client-chosen ids and `skip_menu_item_creation`, fields in position order with the
 // slug last, legacy `appearance.type`, blank string defaults, then the model finalized
 // with its presentation fields.
@@ -18,6 +19,18 @@ const TITLE = 'V7pg0geoSouWqek10h9gDQ';
 const COVER = 'LjN-K4iARaarQI7rXDo5JQ';
 const EXCERPT = 'JTC43zO_QECE5mPCFa66hg';
 const AUTHOR_NAME = 'Y82_Mw7LRV2799gG4piNuA';
+const QUOTE = 'MfralMIXS9C_OTniMjzyWw';
+
+const CONTENT_VALIDATORS = {
+  required: {},
+  structured_text_blocks: { item_types: [QUOTE] },
+  structured_text_links: {
+    on_publish_with_unpublished_references_strategy: 'fail' as const,
+    on_reference_unpublish_strategy: 'delete_references' as const,
+    on_reference_delete_strategy: 'delete_references' as const,
+    item_types: [POST, AUTHOR],
+  },
+};
 
 export default async function (client: Client) {
   // Create new models/block models
@@ -48,7 +61,30 @@ export default async function (client: Client) {
     { skip_menu_item_creation: true },
   );
 
+  // Create block model "Quote" (`quote_block`)
+  await client.itemTypes.create(
+    {
+      id: QUOTE,
+      name: 'Quote',
+      api_key: 'quote_block',
+      modular_block: true,
+      inverse_relationships_enabled: false,
+    },
+    { skip_menu_item_creation: true },
+  );
+
   // Creating new fields/fieldsets
+
+  // Create Multiple-paragraph text field "Quote" (`quote`) in block model "Quote" (`quote_block`)
+  await client.fields.create(QUOTE, {
+    id: 'RyVmR5lvT0S-nKXf-TAg4Q',
+    label: 'Quote',
+    field_type: 'text',
+    api_key: 'quote',
+    validators: { required: {} },
+    appearance: { addons: [], editor: 'textarea', parameters: { placeholder: null } },
+    default_value: '',
+  });
 
   // Create Single-line string field "Name" (`name`) in model "Author" (`author`)
   await client.fields.create(
@@ -141,6 +177,28 @@ export default async function (client: Client) {
       required: {},
     },
     appearance: { addons: [], editor: 'link_select', parameters: {} },
+  });
+
+  // Create Structured text field "Content" (`content`) in model "Blog post" (`blog_post`)
+  await client.fields.create(POST, {
+    id: 'EurOHhJ9TC2eT6AknwVVLw',
+    label: 'Content',
+    field_type: 'structured_text',
+    api_key: 'content',
+    validators: CONTENT_VALIDATORS,
+    appearance: {
+      addons: [],
+      editor: 'structured_text',
+      parameters: {
+        marks: ['strong', 'code', 'emphasis', 'underline', 'strikethrough', 'highlight'],
+        nodes: ['blockquote', 'code', 'heading', 'link', 'list', 'thematicBreak'],
+        heading_levels: [2, 3, 4],
+        blocks_start_collapsed: false,
+        show_links_meta_editor: false,
+        show_links_target_blank: true,
+      },
+    },
+    default_value: null,
   });
 
   // Create DateTime field "Published at" (`published_at`) in model "Blog post" (`blog_post`)
@@ -253,6 +311,7 @@ export async function expect(client: Client) {
       },
       appearance: { addons: [], editor: 'link_select', parameters: {} },
     },
+    content: { field_type: 'structured_text', validators: CONTENT_VALIDATORS },
     published_at: { field_type: 'date_time', validators: { required: {} } },
     seo: {
       field_type: 'seo',
@@ -276,7 +335,16 @@ export async function expect(client: Client) {
   const order = Object.values(fields)
     .sort((a, b) => a.position - b.position)
     .map((field) => field.api_key);
-  assert.deepEqual(order, ['title', 'cover', 'excerpt', 'author', 'published_at', 'seo', 'slug']);
+  assert.deepEqual(order, [
+    'title',
+    'cover',
+    'excerpt',
+    'author',
+    'content',
+    'published_at',
+    'seo',
+    'slug',
+  ]);
   const cover = fields.cover.validators as Record<string, Record<string, unknown>>;
   assert.deepEqual(cover.required_alt_title, { title: false, alt: true });
   assert.equal(cover.extension?.predefined_list, 'image');
