@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -61,5 +61,22 @@ describe('the datocms command line with --base-url', () => {
     assert.match(generated, /export type BlogPost = ItemTypeDefinition</);
     assert.match(generated, /title: \{\s*type: 'string'/);
     assert.match(generated, /views: \{\s*type: 'integer'/);
+  });
+
+  test('cma:script runs a script file with the client pointed at the server', async () => {
+    const script = join(workDir, 'list-models.ts');
+    writeFileSync(
+      script,
+      [
+        "import type { Client } from 'datocms/lib/cma-client-node';",
+        'export default async function (client: Client) {',
+        '  const models = await client.itemTypes.list();',
+        "  console.log('models: ' + models.map((model) => model.api_key).sort().join(','));",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const output = await datocms('cma:script', script);
+    assert.match(output, /models: blog_post,tag/);
   });
 });

@@ -69,11 +69,16 @@ describe('model rules', () => {
       client.itemTypes.update(single.id, { ordering_meta: 'updated_at' }),
       'INVALID_ORDERING_FOR_SINGLETON_ITEM_TYPE',
     );
-    await rejectsWithApiError(
-      client.itemTypes.create({ name: 'Both', api_key: 'both', sortable: true, tree: true }),
-      'INVALID_FIELD',
-      { field: 'tree', code: 'VALIDATION_INVALID' },
-    );
+    // Not documented as refused by DatoCMS, so stored as sent (docs/compatibility.md).
+    const both = await client.itemTypes.create({
+      name: 'Both',
+      api_key: 'both',
+      sortable: true,
+      tree: true,
+      draft_saving_active: true,
+    });
+    assert.deepEqual([both.sortable, both.tree, both.draft_saving_active], [true, true, true]);
+    assert.equal(both.draft_mode_active, false);
   });
 
   test('field relationships must name an eligible field of the same model', async () => {

@@ -131,10 +131,8 @@ export function validateItemType(
       issues.add('workflow', 'VALIDATION_INVALID', 'must be null for a block model');
   }
 
-  if (next.sortable && next.tree)
-    issues.add('tree', 'VALIDATION_INVALID', 'a model cannot be both sortable and a tree');
-  if (next.draft_saving_active && !next.draft_mode_active)
-    issues.add('draft_saving_active', 'VALIDATION_INVALID', 'requires draft_mode_active');
+  // sortable with tree, and draft_saving_active without draft_mode_active, are stored as
+  // sent: DatoCMS documents neither as refused (docs/compatibility.md).
   checkMaxLength(issues, 'hint', next.hint, MAX_HINT_LENGTH);
 
   checkFieldRelationships(next, ctx, issues);
