@@ -68,7 +68,18 @@ const WYSIWYG_DEFAULT_TOOLBAR = [
 
 const SEO_FIELDS = ['title', 'description', 'image', 'no_index', 'twitter_card'];
 const SEO_PREVIEWS = ['google', 'twitter', 'slack', 'whatsapp', 'telegram', 'facebook', 'linkedin'];
-const STRUCTURED_TEXT_NODES = ['blockquote', 'code', 'heading', 'link', 'list', 'thematicBreak'];
+// The client's types list six nodes; the real API also returns and accepts the record
+// nodes `inlineItem` and `itemLink` (seen in migrations generated from real projects).
+const STRUCTURED_TEXT_NODES = [
+  'blockquote',
+  'code',
+  'heading',
+  'inlineItem',
+  'itemLink',
+  'link',
+  'list',
+  'thematicBreak',
+];
 const STRUCTURED_TEXT_MARKS = [
   'strong',
   'emphasis',
