@@ -68,18 +68,18 @@ const WYSIWYG_DEFAULT_TOOLBAR = [
 
 const SEO_FIELDS = ['title', 'description', 'image', 'no_index', 'twitter_card'];
 const SEO_PREVIEWS = ['google', 'twitter', 'slack', 'whatsapp', 'telegram', 'facebook', 'linkedin'];
-// The client's types list six nodes; the real API also returns and accepts the record
-// nodes `inlineItem` and `itemLink` (seen in migrations generated from real projects).
-const STRUCTURED_TEXT_NODES = [
+// The client's types list six nodes, the default; the real API also returns and accepts
+// the record nodes `inlineItem` and `itemLink` (seen in migrations generated from real
+// projects), so they are allowed but not defaulted.
+const DEFAULT_STRUCTURED_TEXT_NODES = [
   'blockquote',
   'code',
   'heading',
-  'inlineItem',
-  'itemLink',
   'link',
   'list',
   'thematicBreak',
 ];
+const STRUCTURED_TEXT_NODES = [...DEFAULT_STRUCTURED_TEXT_NODES, 'inlineItem', 'itemLink'];
 const STRUCTURED_TEXT_MARKS = [
   'strong',
   'emphasis',
@@ -153,7 +153,7 @@ export const EDITOR_RULES = {
       show_links_meta_editor: bool,
     },
     defaults: {
-      nodes: STRUCTURED_TEXT_NODES,
+      nodes: DEFAULT_STRUCTURED_TEXT_NODES,
       marks: STRUCTURED_TEXT_MARKS,
       heading_levels: HEADING_LEVELS,
       blocks_start_collapsed: false,
