@@ -67,7 +67,9 @@ async function refusesCount(call: Promise<unknown>, limit: CountLimit): Promise<
 }
 
 /** An environment table of the primary, qualified for raw SQL seeding. */
-async function primaryTable(table: 'fields' | 'fieldsets' | 'item_types') {
+async function primaryTable(
+  table: 'fields' | 'fieldsets' | 'item_types' | 'menu_items' | 'schema_menu_items',
+) {
   return qualifiedTable((await loadScope(server.db)).environment.schemaName, table);
 }
 
@@ -563,11 +565,11 @@ describe('collection sizes', () => {
       const tabValue = table === 'menu_items' ? sql`, false` : sql``;
       // Nested under one seeded folder, so new items append at the top level.
       await sql`
-        INSERT INTO ${sql.table(table)} (id, label, position ${kind} ${tab})
+        INSERT INTO ${await primaryTable(table)} (id, label, position ${kind} ${tab})
         VALUES ('seedfolder', 'Seeds', 1000000 ${kindValue} ${tabValue})
       `.execute(server.db);
       await sql`
-        INSERT INTO ${sql.table(table)} (id, label, position, parent_id ${kind} ${tab})
+        INSERT INTO ${await primaryTable(table)} (id, label, position, parent_id ${kind} ${tab})
         SELECT 'seeditem' || g, 'Seed ' || g, g, 'seedfolder' ${kindValue} ${tabValue}
         FROM generate_series(1, ${seeded - 1}) AS g
       `.execute(server.db);
@@ -583,7 +585,9 @@ describe('collection sizes', () => {
         assert.equal(await countRows(table), max);
         await refusesCount(create('One more'), limit);
       } finally {
-        await sql`DELETE FROM ${sql.table(table)} WHERE id LIKE 'seed%'`.execute(server.db);
+        await sql`DELETE FROM ${await primaryTable(table)} WHERE id LIKE 'seed%'`.execute(
+          server.db,
+        );
       }
     }
   });
