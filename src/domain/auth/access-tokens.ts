@@ -1,9 +1,10 @@
 import type { Db } from '../../db/client.ts';
 import type { AccessTokenRow } from '../../db/schema.ts';
-import { type Queryable, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
+import type { Queryable, Trx } from '../../db/transaction.ts';
 import { presentAccessToken } from '../../presenters/access-token.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, Issues, NotFound } from '../errors.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import { checkName, nameTaken } from './names.ts';
 import { isRowId } from './row-id.ts';
 import { generateToken, hashToken } from './tokens.ts';
@@ -70,14 +71,6 @@ async function validate(
   if (input.roleId !== undefined && !role)
     issues.add('role', 'VALIDATION_INVALID', 'role not found');
   issues.throwIfAny();
-}
-
-/** The unique index caught a name the check could not see (a writer outside the lock). */
-function rethrowUniqueness(error: unknown): never {
-  if (violatedUniqueConstraint(error) === 'access_tokens_name_key') {
-    throw uniquenessFailure('AccessToken', 'name');
-  }
-  throw error;
 }
 
 export async function listAccessTokens(db: Db): Promise<Resource[]> {

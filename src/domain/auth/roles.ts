@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { RoleRow } from '../../db/schema.ts';
-import { type Queryable, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
+import type { Queryable, Trx } from '../../db/transaction.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentRole } from '../../presenters/role.ts';
-import { DomainError, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, NotFound } from '../errors.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import { nameTaken } from './names.ts';
 import { finalPermissions } from './permissions.ts';
 import { type RoleAttributes, roleAttributes } from './role-attributes.ts';
@@ -66,12 +67,6 @@ async function checkedDraft(
   ]);
   validateRole(draft, input, { roleId, nameTaken: taken, graph: roleGraph(rows) });
   return draft;
-}
-
-/** The unique index caught a name the check could not see (a writer outside the lock). */
-function rethrowUniqueness(error: unknown): never {
-  if (violatedUniqueConstraint(error) === 'roles_name_key') throw uniquenessFailure('Role', 'name');
-  throw error;
 }
 
 export async function listRoles(db: Db): Promise<Resource[]> {

@@ -3,10 +3,11 @@ import type { Db } from '../../db/client.ts';
 import { copyEnvironment, dropEnvironmentSchema } from '../../db/environment-copy.ts';
 import { environmentRef, lockEnvironment, schemaNameOf } from '../../db/environment-scope.ts';
 import type { EnvironmentRow } from '../../db/schema.ts';
-import { type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
+import type { Trx } from '../../db/transaction.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { type EnvironmentResource, presentEnvironment } from '../../presenters/environment.ts';
 import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 
 // Serialises the project's environment operations (fork registration, promote, rename,
 // destroy) with each other: they touch several environment rows at once.
@@ -60,13 +61,6 @@ function checkNewEnvironmentId(id: string): void {
 
 async function checkIdFree(trx: Trx, id: string): Promise<void> {
   if (await findRow(trx, id)) throw uniquenessFailure('Environment', 'name');
-}
-
-function rethrowUniqueness(error: unknown): never {
-  if (violatedUniqueConstraint(error) === 'environments_pkey') {
-    throw uniquenessFailure('Environment', 'name');
-  }
-  throw error;
 }
 
 export type ForkOptions = { fast: boolean };

@@ -1,10 +1,9 @@
 import { type EnvTrx, inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
-import { violatedUniqueConstraint } from '../../db/transaction.ts';
 import { presentField } from '../../presenters/field.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { checkApiKey } from '../api-key.ts';
-import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
@@ -18,6 +17,7 @@ import {
   placeNew,
   removeMember,
 } from '../positions/placement.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldInput, NewFieldInput } from './attributes.ts';
 import { loadCheckContext, siteLocales } from './check-context.ts';
 import { checkFieldDefinition, type FieldDefinition } from './field-types/index.ts';
@@ -46,14 +46,6 @@ export type FieldChange = { field: Resource; included: Resource[] };
 
 function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKey {
   return { itemTypeId: field.item_type_id, fieldsetId: field.fieldset_id };
-}
-
-/** A unique index caught a race the checks could not see: report it as the checks would. */
-function rethrowUniqueness(error: unknown): never {
-  const constraint = violatedUniqueConstraint(error);
-  if (constraint === 'fields_item_type_api_key_key') throw uniquenessFailure('Field', 'api_key');
-  if (constraint === 'fields_pkey') throw uniquenessFailure('Field', 'id');
-  throw error;
 }
 
 export async function listFields(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {

@@ -4,10 +4,9 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { FieldsetRow } from '../../db/schema.ts';
-import { violatedUniqueConstraint } from '../../db/transaction.ts';
 import { presentFieldset } from '../../presenters/fieldset.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { Issues, NotFound } from '../errors.ts';
 import { emitModelUpdate, loadModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
@@ -16,6 +15,7 @@ import { checkNewId } from '../new-ids.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';
 import { type GroupKey, without } from '../positions/order.ts';
 import { moveMember, placeNew } from '../positions/placement.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldsetInput } from './attributes.ts';
 import { applyFieldsetAttributes, blankFieldset, checkFieldset } from './rules.ts';
 
@@ -80,9 +80,7 @@ export async function createFieldset(
       return presentFieldset(row);
     });
   } catch (error) {
-    if (violatedUniqueConstraint(error) === 'fieldsets_pkey')
-      throw uniquenessFailure('Fieldset', 'id');
-    throw error;
+    rethrowUniqueness(error);
   }
 }
 

@@ -5,11 +5,10 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { ItemTypeRow, MenuItemRow } from '../../db/schema.ts';
-import { violatedUniqueConstraint } from '../../db/transaction.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
@@ -18,6 +17,7 @@ import {
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
 import { checkNewId } from '../new-ids.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import type { ItemTypeInput } from './attributes.ts';
 import { duplicateItemTypeRows } from './duplicate.ts';
 import { fieldsReferencing, referencingValidators } from './references.ts';
@@ -120,15 +120,6 @@ async function checkAndBuild(
     workflowExists: workflow !== undefined,
     ...clash,
   });
-}
-
-/** A unique index caught a race the checks could not see: report it as the checks would. */
-function rethrowUniqueness(error: unknown): never {
-  const constraint = violatedUniqueConstraint(error);
-  if (constraint === 'item_types_api_key_key') throw uniquenessFailure('ItemType', 'api_key');
-  if (constraint === 'item_types_name_key') throw uniquenessFailure('ItemType', 'name');
-  if (constraint === 'item_types_pkey') throw uniquenessFailure('ItemType', 'id');
-  throw error;
 }
 
 export async function createItemType(

@@ -4,12 +4,12 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { WorkflowRow } from '../../db/schema.ts';
-import { violatedUniqueConstraint } from '../../db/transaction.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentWorkflow } from '../../presenters/workflow.ts';
-import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import * as repo from './repo.ts';
 import { applyWorkflowInput, validateWorkflow, type WorkflowInput } from './rules.ts';
 
@@ -25,14 +25,6 @@ export async function listWorkflows(scope: Scope): Promise<Resource[]> {
 
 export async function findWorkflow(scope: Scope, id: string): Promise<Resource> {
   return presentWorkflow(await findOrFail(scope.db, id));
-}
-
-/** A unique index caught a race the checks could not see: report it as the checks would. */
-function rethrowUniqueness(error: unknown): never {
-  const constraint = violatedUniqueConstraint(error);
-  if (constraint === 'workflows_api_key_key') throw uniquenessFailure('Workflow', 'api_key');
-  if (constraint === 'workflows_pkey') throw uniquenessFailure('Workflow', 'id');
-  throw error;
 }
 
 export async function createWorkflow(scope: Scope, input: WorkflowInput): Promise<Resource> {
