@@ -10,6 +10,7 @@ import { buildClient } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
+import { loadScope } from '../src/db/environment-scope.ts';
 import { generateId } from '../src/domain/ids.ts';
 import { runFieldhouse } from '../test/support/process.ts';
 import { cpuMs, percentile, printTable, quietWindowPercentile, rssMb } from './support.ts';
@@ -108,7 +109,7 @@ async function seed(database: Environment['database'], models: number, fields: n
         workflow_id: null,
         singleton_item_id: null,
       }));
-      await handle.db.insertInto('item_types').values(itemTypes).execute();
+      await (await loadScope(handle.db)).db.insertInto('item_types').values(itemTypes).execute();
       const rows = itemTypes.flatMap((itemType) =>
         Array.from({ length: fields }, (_, position) => ({
           id: generateId(),
@@ -127,7 +128,7 @@ async function seed(database: Environment['database'], models: number, fields: n
           content_link_enabled: true,
         })),
       );
-      await handle.db.insertInto('fields').values(rows).execute();
+      await (await loadScope(handle.db)).db.insertInto('fields').values(rows).execute();
     }
     await sql`ANALYZE`.execute(handle.db);
   } finally {

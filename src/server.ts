@@ -4,6 +4,7 @@ import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker.ts';
 import { type BootstrapResult, bootstrapProject } from './domain/bootstrap.ts';
+import { removeInterruptedForks } from './domain/environments/recovery.ts';
 import { buildApp } from './http/app.ts';
 import { buildOpsApp } from './http/ops-app.ts';
 import { createMetrics } from './metrics.ts';
@@ -44,6 +45,7 @@ export async function startServer<R extends Role = 'all'>(
     const deps = { db: database.db, config };
     const app =
       role === 'worker' ? await buildOpsApp(deps, metrics) : await buildApp(deps, metrics);
+    await removeInterruptedForks(database.db, (message) => app.log.warn(message));
     const url = await app.listen({ host: config.host, port: config.port });
     const worker =
       role === 'api'

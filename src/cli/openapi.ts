@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/schema.ts';
+import type { ProjectDatabase } from '../db/schema.ts';
 import { buildApp } from '../http/app.ts';
 
 /**
@@ -9,7 +9,7 @@ import { buildApp } from '../http/app.ts';
  * app runs no query, and this pool never connects because nothing asks it to.
  */
 export async function buildOpenApiDocument(config: Config): Promise<unknown> {
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
+  const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
   const app = await buildApp({ db, config: { ...config, logLevel: 'silent' } });
   try {
     await app.ready();

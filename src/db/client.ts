@@ -6,9 +6,9 @@ import pg from 'pg';
 import type { Config } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
 import { acquireLockFile } from './lock-file.ts';
-import type { Database } from './schema.ts';
+import type { ProjectDatabase } from './schema.ts';
 
-export type Db = Kysely<Database>;
+export type Db = Kysely<ProjectDatabase>;
 
 export type DatabaseHandle = {
   db: Db;
@@ -36,7 +36,7 @@ export async function openDatabase(
     pool.on('error', (error) => {
       process.emitWarning(`PostgreSQL connection lost while idle: ${error.message}`);
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       kind: 'postgres',
@@ -51,7 +51,7 @@ export async function openDatabase(
     const pglite = await openEmbedded(join(config.dataDir, 'pgdata'));
     // PGlite is one session: a pool of one connection keeps each transaction whole.
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       kind: 'embedded',

@@ -1,5 +1,6 @@
 import { type MigrationResultSet, Migrator } from 'kysely';
 import type { Db } from './client.ts';
+import { migrateAllEnvironments } from './environment-migrate.ts';
 import { migrations } from './migrations/index.ts';
 
 export class MigrationError extends Error {}
@@ -13,7 +14,10 @@ function migrator(db: Db): Migrator {
   });
 }
 
-/** Brings the database to the latest schema. Safe to run from several processes at once. */
+/**
+ * Brings the database to the latest schema: the project's migrations, then every
+ * environment's. Safe to run from several processes at once.
+ */
 export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
   const result = await migrator(db).migrateToLatest();
   if (result.error) {
@@ -22,6 +26,7 @@ export async function migrateToLatest(db: Db): Promise<MigrationResultSet> {
       cause: result.error,
     });
   }
+  await migrateAllEnvironments(db);
   return result;
 }
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Compilable } from 'kysely';
-import type { Queryable } from './transaction.ts';
+import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+
+/** The pool, a transaction, project-wide or scoped: anything that runs a compiled query. */
+type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
 
 /**
  * Runs a query as a named prepared statement, so each connection parses and plans it
@@ -15,7 +17,7 @@ import type { Queryable } from './transaction.ts';
  * Select explicit columns (or `row_to_json(t.*)`), never `t.*`: a cached plan whose
  * result columns change under a later migration fails instead of re-planning.
  */
-export async function executePrepared<Row>(db: Queryable, query: Compilable<Row>): Promise<Row[]> {
+export async function executePrepared<Row>(db: Executor, query: Compilable<Row>): Promise<Row[]> {
   const compiled = query.compile();
   const name = `fh_${createHash('sha1').update(compiled.sql).digest('base64url')}`;
   const named = { name, text: compiled.sql } as unknown as string;

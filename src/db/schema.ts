@@ -107,26 +107,45 @@ export type WorkflowTable = {
   seq: Generated<string>;
 };
 
+/** The project-wide part of the site (one row): the same for every environment. */
 export type SiteTable = {
   id: number;
   name: string;
+  require_2fa: boolean;
+  ip_tracking_enabled: boolean;
+  force_use_of_sandbox_environments: boolean;
+  draft_mode_default: boolean;
+  /** Maintenance mode is project-wide: while on, writes to the primary are refused. */
+  maintenance_mode: Generated<boolean>;
+  created_at: Timestamp;
+  last_data_change_at: Timestamp | null;
+};
+
+/** The environment's part of the site (one row per environment schema). */
+export type SiteSettingsTable = {
+  id: number;
   locales: Json<string[]>;
   timezone: string;
   no_index: boolean;
   favicon: string | null;
   theme: Json<Record<string, unknown>>;
   global_seo: Json<Record<string, unknown> | null>;
-  require_2fa: boolean;
-  ip_tracking_enabled: boolean;
-  force_use_of_sandbox_environments: boolean;
-  draft_mode_default: boolean;
-  created_at: Timestamp;
   last_data_change_at: Timestamp | null;
 };
 
+export type EnvironmentStatus = 'creating' | 'ready' | 'destroying';
+
 export type EnvironmentTable = {
+  /** The public id: renameable. */
   id: string;
+  /** Immutable: names the schema (`env_<number>`) and the environment's advisory lock. */
+  number: number;
+  schema_name: string;
   is_primary: boolean;
+  status: EnvironmentStatus;
+  forked_from: string | null;
+  read_only_mode: Generated<boolean>;
+  fork_completion_percentage: Generated<number>;
   created_at: Timestamp;
   last_data_change_at: Timestamp;
 };
@@ -163,6 +182,8 @@ export type JobTable = {
 export type EventTable = {
   id: Generated<string>;
   environment: string;
+  /** Whether the environment was the primary when the event happened. */
+  is_environment_primary: boolean | null;
   entity_type: string;
   event_type: string;
   entity_id: string;
@@ -242,13 +263,22 @@ export type RateLimitWindowTable = {
   hits: number;
 };
 
-export type Database = {
+/**
+ * Tables that exist once per environment, each in the environment's own schema
+ * (never in `public`). Only `src/db/environment-scope.ts` builds handles on them.
+ */
+export type EnvironmentDatabase = {
   item_types: ItemTypeTable;
   fields: FieldTable;
   fieldsets: FieldsetTable;
   menu_items: MenuItemTable;
   schema_menu_items: SchemaMenuItemTable;
   workflows: WorkflowTable;
+  site_settings: SiteSettingsTable;
+};
+
+/** Project-wide tables, in `public`: the same for every environment. */
+export type ProjectDatabase = {
   site: SiteTable;
   environments: EnvironmentTable;
   roles: RoleTable;
@@ -270,6 +300,8 @@ export type MenuItemRow = Selectable<MenuItemTable>;
 export type SchemaMenuItemRow = Selectable<SchemaMenuItemTable>;
 export type WorkflowRow = Selectable<WorkflowTable>;
 export type SiteRow = Selectable<SiteTable>;
+export type SiteSettingsRow = Selectable<SiteSettingsTable>;
+export type EnvironmentRow = Selectable<EnvironmentTable>;
 export type RoleRow = Selectable<RoleTable>;
 export type AccessTokenRow = Selectable<AccessTokenTable>;
 export type EventRow = Selectable<EventTable>;

@@ -61,7 +61,7 @@ export async function claimDueCalls(
       claimed.next_retry_at, w.url, w.custom_payload, w.headers, w.http_basic_user,
       w.http_basic_password, w.enabled, w.auto_retry, w.signing_secret, e.entity,
       e.previous_entity, e.related_entities, e.created_at AS event_created_at, e.environment,
-      coalesce(env.is_primary, true) AS is_environment_primary,
+      coalesce(e.is_environment_primary, env.is_primary, true) AS is_environment_primary,
       (SELECT id::text FROM site LIMIT 1) AS site_id
     FROM claimed
     JOIN webhooks w ON w.id = claimed.webhook_id

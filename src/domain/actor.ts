@@ -5,6 +5,8 @@ export type Permission =
   | 'can_manage_webhooks'
   | 'can_manage_workflows'
   | 'can_edit_environment'
+  | 'can_manage_environments'
+  | 'can_promote_environments'
   | 'can_edit_site'
   | 'can_edit_favicon'
   | 'can_manage_access_tokens'

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
+import { environmentRef, scopedTransaction } from '../db/environment-scope.ts';
 import { ADMIN_ROLE_ATTRIBUTES, EDITOR_ROLE_ATTRIBUTES } from './auth/role-attributes.ts';
 import { generateToken, hashToken } from './auth/tokens.ts';
 
@@ -26,18 +27,29 @@ export async function bootstrapProject(
       .values({
         id: 1,
         name: 'Fieldhouse',
-        locales: JSON.stringify(['en']),
-        timezone: 'UTC',
-        theme: JSON.stringify({ type: 'monochromatic', hue: 190 }),
-        global_seo: JSON.stringify(null),
-        no_index: false,
         require_2fa: false,
         ip_tracking_enabled: false,
         force_use_of_sandbox_environments: false,
         draft_mode_default: false,
       })
       .execute();
-    await trx.insertInto('environments').values({ id: 'main', is_primary: true }).execute();
+    // Migration 0004 created the primary environment `main` and its schema.
+    const primary = await trx
+      .selectFrom('environments')
+      .select(['id', 'number', 'schema_name', 'is_primary'])
+      .where('is_primary', '=', true)
+      .executeTakeFirstOrThrow();
+    await scopedTransaction(trx, environmentRef(primary))
+      .db.insertInto('site_settings')
+      .values({
+        id: 1,
+        locales: JSON.stringify(['en']),
+        timezone: 'UTC',
+        theme: JSON.stringify({ type: 'monochromatic', hue: 190 }),
+        global_seo: JSON.stringify(null),
+        no_index: false,
+      })
+      .execute();
     const role = await trx
       .insertInto('roles')
       .values({

@@ -36,6 +36,12 @@ export type ErrorCode =
   | 'NON_EDITABLE_ACCESS_TOKEN'
   | 'MISSING_LOCALES'
   | 'CLASHING_FIELD_LABELS'
+  | 'MAINTENANCE_MODE'
+  | 'ENVIRONMENT_IN_READ_ONLY_MODE'
+  | 'ENVIRONMENT_NOT_READY'
+  | 'CANNOT_DESTROY_PRIMARY_ENVIRONMENT'
+  | 'CANNOT_DESTROY_FORKING_ORIGIN'
+  | 'ALREADY_PRIMARY_ENVIRONMENT'
   | 'SERVICE_UNAVAILABLE'
   | 'EXCEPTION';
 
@@ -58,7 +64,8 @@ export type RecordType =
   | 'Workflow'
   | 'Site'
   | 'Role'
-  | 'AccessToken';
+  | 'AccessToken'
+  | 'Environment';
 
 export type FieldIssue = { field: string; code: ValidationCode; message: string };
 

@@ -1,15 +1,15 @@
-import type { Database } from '../db/schema.ts';
-import type { Queryable } from '../db/transaction.ts';
+import type { EnvQueryable } from '../db/environment-scope.ts';
+import type { EnvironmentDatabase } from '../db/schema.ts';
 import type { Issues } from './errors.ts';
 import { checkIdFormat } from './ids.ts';
 
 type TableWithTextId = {
-  [T in keyof Database]: Database[T] extends { id: string } ? T : never;
-}[keyof Database];
+  [T in keyof EnvironmentDatabase]: EnvironmentDatabase[T] extends { id: string } ? T : never;
+}[keyof EnvironmentDatabase];
 
-/** A client-chosen id for a new row of `table`: well formed and not used yet. */
+/** A client-chosen id for a new row of `table`: well formed and not used yet in its environment. */
 export async function checkNewId(
-  db: Queryable,
+  db: EnvQueryable,
   issues: Issues,
   field: string,
   id: string | undefined,

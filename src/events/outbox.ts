@@ -1,44 +1,62 @@
+import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
 import { executePrepared } from '../db/prepared.ts';
 import type { Trx } from '../db/transaction.ts';
+import type { EnvironmentResource } from '../presenters/environment.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
 import { enqueueWebhookCalls } from './fan-out.ts';
 import type { MatchableEvent } from './matching.ts';
 
-export type SchemaEvent = {
-  entityType: 'item_type';
-  eventType: 'create' | 'update' | 'delete';
-  entity: Resource;
-  previousEntity?: Resource | null;
+export type SchemaEvent =
+  | EventOf<'item_type', 'create' | 'update' | 'delete'>
+  | EventOf<'environment', 'create' | 'promote' | 'delete', EnvironmentResource>
+  | EventOf<'maintenance_mode', 'change'>;
+
+type EventOf<EntityType extends string, EventType extends string, Entity = Resource> = {
+  entityType: EntityType;
+  eventType: EventType;
+  entity: Entity;
+  previousEntity?: Entity | null;
   relatedEntities?: Resource[];
 };
 
-// Schema changes happen in the primary environment (the API serves no other yet).
-const ENVIRONMENT = { id: 'main', type: 'primary' } as const;
-
-/** The ids webhook filters can name this event by: a model by its id or its api_key. */
-function matchable(event: SchemaEvent): MatchableEvent {
-  const apiKey = event.entity.attributes.api_key;
+/**
+ * The ids webhook filters can name this event by: a model by its id or its api_key,
+ * the environment by its id and its type.
+ */
+function matchable(event: SchemaEvent, environment: EnvironmentRef): MatchableEvent {
+  const apiKey = event.entityType === 'item_type' ? event.entity.attributes.api_key : undefined;
   const modelKeys = typeof apiKey === 'string' ? [event.entity.id, apiKey] : [event.entity.id];
   return {
     entityType: event.entityType,
     eventType: event.eventType,
     filterKeys: {
-      item_type: modelKeys,
-      environment: [ENVIRONMENT.id],
-      environment_type: [ENVIRONMENT.type],
+      ...(event.entityType === 'item_type' ? { item_type: modelKeys } : {}),
+      environment: [environment.id],
+      environment_type: [environment.isPrimary ? 'primary' : 'sandbox'],
     },
   };
 }
 
 /**
- * Records an event and its webhook deliveries inside the caller's transaction: the
- * change, its event and its calls commit together or not at all.
+ * Records an event of the transaction's environment and its webhook deliveries inside
+ * the caller's transaction: the change, its event and its calls commit together or not
+ * at all. The payload names the environment as it is when the change commits.
  */
-export async function emitEvent(trx: Trx, event: SchemaEvent): Promise<void> {
+export async function emitEvent(tx: ScopedTransaction, event: SchemaEvent): Promise<void> {
+  await recordEvent(tx.project, tx.environment, event);
+}
+
+/** As emitEvent, for events of an environment itself (fork, promote, destroy…). */
+export async function recordEvent(
+  trx: Trx,
+  environment: EnvironmentRef,
+  event: SchemaEvent,
+): Promise<void> {
   const insert = trx
     .insertInto('events')
     .values({
-      environment: ENVIRONMENT.id,
+      environment: environment.id,
+      is_environment_primary: environment.isPrimary,
       entity_type: event.entityType,
       event_type: event.eventType,
       entity_id: event.entity.id,
@@ -49,5 +67,5 @@ export async function emitEvent(trx: Trx, event: SchemaEvent): Promise<void> {
     .returning('id');
   const [inserted] = await executePrepared(trx, insert);
   if (!inserted) throw new Error('the event insert returned no id');
-  await enqueueWebhookCalls(trx, inserted.id, matchable(event));
+  await enqueueWebhookCalls(trx, inserted.id, matchable(event, environment));
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
+import type { Scope } from '../db/environment-scope.ts';
 import type { Actor, Permission } from '../domain/actor.ts';
 
 /** What every route plugin receives. */
@@ -9,6 +10,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth plugin on every authenticated route. */
     actor: Actor | null;
+    /**
+     * The request's environment (`X-Environment`, else the primary) and its database
+     * handles: set by the protocol hook on every authenticated route.
+     */
+    scope: Scope;
   }
   interface FastifyContextConfig {
     /** Role flag the route requires; reads need none. */

@@ -1,10 +1,16 @@
-import type { SiteRow } from '../db/schema.ts';
+import type { SiteRow, SiteSettingsRow } from '../db/schema.ts';
 import { isoTime, type Resource, refs } from './jsonapi.ts';
 
 // The client types the owner as never null; a self-hosted project has one implicit owner.
 const OWNER = { type: 'account', id: '1' };
 
-export function presentSite(row: SiteRow, itemTypeIds: string[]): Resource {
+/** The project's site row combined with one environment's settings. */
+export function presentSite(
+  project: SiteRow,
+  settings: SiteSettingsRow,
+  itemTypeIds: string[],
+): Resource {
+  const row = { ...project, ...settings, id: project.id };
   return {
     type: 'site',
     id: String(row.id),
@@ -18,7 +24,7 @@ export function presentSite(row: SiteRow, itemTypeIds: string[]): Resource {
       timezone: row.timezone,
       no_index: row.no_index,
       favicon: row.favicon,
-      last_data_change_at: isoTime(row.last_data_change_at),
+      last_data_change_at: isoTime(settings.last_data_change_at ?? project.last_data_change_at),
       require_2fa: row.require_2fa,
       ip_tracking_enabled: row.ip_tracking_enabled,
       force_use_of_sandbox_environments: row.force_use_of_sandbox_environments,

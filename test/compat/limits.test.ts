@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
+import { loadScope, qualifiedTable } from '../../src/db/environment-scope.ts';
 import {
   COUNT_LIMITS,
   type CountLimit,
@@ -65,11 +66,27 @@ async function refusesCount(call: Promise<unknown>, limit: CountLimit): Promise<
   });
 }
 
+/** An environment table of the primary, qualified for raw SQL seeding. */
+async function primaryTable(
+  table: 'fields' | 'fieldsets' | 'item_types' | 'menu_items' | 'schema_menu_items',
+) {
+  return qualifiedTable((await loadScope(server.db)).environment.schemaName, table);
+}
+
 async function countRows(
   table: 'item_types' | 'fields' | 'fieldsets' | 'webhooks' | 'menu_items' | 'schema_menu_items',
   where?: { column: 'item_type_id'; value: string },
 ): Promise<number> {
-  let query = server.db.selectFrom(table).select((eb) => eb.fn.countAll<string>().as('count'));
+  if (table === 'webhooks') {
+    const webhooks = await server.db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(webhooks.count);
+  }
+  let query = (await loadScope(server.db)).db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string>().as('count'));
   if (where) query = query.where(where.column, '=', where.value);
   return Number((await query.executeTakeFirstOrThrow()).count);
 }
@@ -413,7 +430,7 @@ describe('collection sizes', () => {
     const max = COUNT_LIMITS.fields_per_item_type;
     const room = 2;
     await sql`
-      INSERT INTO fields (id, item_type_id, fieldset_id, label, api_key, field_type, localized,
+      INSERT INTO ${await primaryTable('fields')} (id, item_type_id, fieldset_id, label, api_key, field_type, localized,
         validators, appearance, position, hint, default_value, deep_filtering_enabled,
         content_link_enabled)
       SELECT 'seedfield' || g, ${model.id}, NULL, 'Seed ' || g, 'seed' || g, 'string', false,
@@ -443,7 +460,7 @@ describe('collection sizes', () => {
     const model = await client.itemTypes.create({ name: 'Sectioned', api_key: 'sectioned' });
     const max = COUNT_LIMITS.fieldsets_per_item_type;
     await sql`
-      INSERT INTO fieldsets (id, item_type_id, title, hint, position, collapsible, start_collapsed)
+      INSERT INTO ${await primaryTable('fieldsets')} (id, item_type_id, title, hint, position, collapsible, start_collapsed)
       SELECT 'seedset' || g, ${model.id}, 'Seed ' || g, NULL, g, false, false
       FROM generate_series(1, ${max - 1}) AS g
     `.execute(server.db);
@@ -467,7 +484,7 @@ describe('collection sizes', () => {
     const room = 3;
     const seeded = max - room - (await countRows('item_types'));
     await sql`
-      INSERT INTO item_types (id, name, api_key, singleton, sortable, tree, modular_block,
+      INSERT INTO ${await primaryTable('item_types')} (id, name, api_key, singleton, sortable, tree, modular_block,
         draft_mode_active, draft_saving_active, all_locales_required, collection_appearance,
         inverse_relationships_enabled)
       SELECT 'seedmodel' || g, 'Seed model ' || g, 'seed_model' || g, false, false, false,
@@ -496,7 +513,9 @@ describe('collection sizes', () => {
       assert.equal(await countRows('item_types'), max);
       assert.equal(await countRows('menu_items'), menuItems, 'no menu item was added either');
     } finally {
-      await sql`DELETE FROM item_types WHERE id LIKE 'seedmodel%'`.execute(server.db);
+      await sql`DELETE FROM ${await primaryTable('item_types')} WHERE id LIKE 'seedmodel%'`.execute(
+        server.db,
+      );
     }
   });
 
@@ -546,11 +565,11 @@ describe('collection sizes', () => {
       const tabValue = table === 'menu_items' ? sql`, false` : sql``;
       // Nested under one seeded folder, so new items append at the top level.
       await sql`
-        INSERT INTO ${sql.table(table)} (id, label, position ${kind} ${tab})
+        INSERT INTO ${await primaryTable(table)} (id, label, position ${kind} ${tab})
         VALUES ('seedfolder', 'Seeds', 1000000 ${kindValue} ${tabValue})
       `.execute(server.db);
       await sql`
-        INSERT INTO ${sql.table(table)} (id, label, position, parent_id ${kind} ${tab})
+        INSERT INTO ${await primaryTable(table)} (id, label, position, parent_id ${kind} ${tab})
         SELECT 'seeditem' || g, 'Seed ' || g, g, 'seedfolder' ${kindValue} ${tabValue}
         FROM generate_series(1, ${seeded - 1}) AS g
       `.execute(server.db);
@@ -566,7 +585,9 @@ describe('collection sizes', () => {
         assert.equal(await countRows(table), max);
         await refusesCount(create('One more'), limit);
       } finally {
-        await sql`DELETE FROM ${sql.table(table)} WHERE id LIKE 'seed%'`.execute(server.db);
+        await sql`DELETE FROM ${await primaryTable(table)} WHERE id LIKE 'seed%'`.execute(
+          server.db,
+        );
       }
     }
   });

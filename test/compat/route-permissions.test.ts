@@ -4,7 +4,7 @@ import type { RouteOptions } from 'fastify';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
-import type { Database } from '../../src/db/schema.ts';
+import type { ProjectDatabase } from '../../src/db/schema.ts';
 import type { Permission } from '../../src/domain/actor.ts';
 import { ROLE_FLAGS } from '../../src/domain/auth/role-attributes.ts';
 import { buildApp } from '../../src/http/app.ts';
@@ -55,7 +55,7 @@ const GATED_READS: Record<string, Permission> = {
 async function registeredRoutes(): Promise<{ routes: Route[]; publicKeys: string[] }> {
   const collected: RouteOptions[] = [];
   // Building the app runs no query: this pool never connects.
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
+  const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
   const app = await buildApp(
     { db, config: { ...loadConfig({}), logLevel: 'silent' } },
     undefined,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { loadScope } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { insertField } from '../support/fixtures.ts';
 import { tokenWithFlags } from '../support/limited-token.ts';
@@ -14,7 +15,7 @@ after(async () => {
 });
 
 async function defaultValueOf(id: string): Promise<unknown> {
-  const row = await server.db
+  const row = await (await loadScope(server.db)).db
     .selectFrom('fields')
     .select('default_value')
     .where('id', '=', id)
@@ -139,7 +140,7 @@ describe('site through the official client', () => {
     assert.deepEqual(await defaultValueOf(empty), { en: null, it: null, 'pt-BR': null });
     assert.equal(await defaultValueOf(plain), 'fixed');
 
-    await server.db
+    await (await loadScope(server.db)).db
       .updateTable('fields')
       .set({ default_value: JSON.stringify({ en: 'Hello', it: 'Ciao', 'pt-BR': 'Olá' }) })
       .where('id', '=', title)

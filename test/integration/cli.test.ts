@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { buildClient } from '@datocms/cma-client-node';
 import { openDatabase } from '../../src/db/client.ts';
+import { loadScope } from '../../src/db/environment-scope.ts';
 import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/databases.ts';
 import {
   type FieldhouseProcess,
@@ -125,7 +126,10 @@ async function itemTypeApiKeys(database: TestDatabase): Promise<string[]> {
     dbPoolSize: 1,
   });
   try {
-    const rows = await handle.db.selectFrom('item_types').select('api_key').execute();
+    const rows = await (await loadScope(handle.db)).db
+      .selectFrom('item_types')
+      .select('api_key')
+      .execute();
     return rows.map((row) => row.api_key);
   } finally {
     await handle.close();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { loadScope } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { insertField } from '../support/fixtures.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -223,9 +224,12 @@ describe('model rules', () => {
       [book.id],
     );
     await rejectsWithApiError(client.itemTypes.destroy(editor.id), 'REQUIRED_BY_ASSOCIATION');
-    await server.db.deleteFrom('fields').where('id', '=', onlyWriter).execute();
+    await (await loadScope(server.db)).db
+      .deleteFrom('fields')
+      .where('id', '=', onlyWriter)
+      .execute();
     await client.itemTypes.destroy(editor.id);
-    const field = await server.db
+    const field = await (await loadScope(server.db)).db
       .selectFrom('fields')
       .select('validators')
       .where('id', '=', linkField)

@@ -8,8 +8,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.ts';
 import { createPGlite } from '../../src/db/embedded.ts';
-import type { Database } from '../../src/db/schema.ts';
-import { inSchemaTransaction } from '../../src/db/transaction.ts';
+import { inEnvironmentTransaction, loadScope } from '../../src/db/environment-scope.ts';
+import type { ProjectDatabase } from '../../src/db/schema.ts';
 import { createWebhook } from '../../src/domain/webhooks/service.ts';
 import { WEBHOOK_CALLS_CHANNEL } from '../../src/events/channel.ts';
 import { emitEvent } from '../../src/events/outbox.ts';
@@ -212,7 +212,7 @@ async function openOutbox(): Promise<Outbox> {
     const pglite = await createPGlite(join(database.dataDir, 'pgdata'));
     await pglite.listen(WEBHOOK_CALLS_CHANNEL, (payload) => notifications.push(payload));
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       notifications,
@@ -285,9 +285,9 @@ describe('the outbox writes the event and its calls in the caller’s transactio
 
   test('a rolled-back transaction leaves no event, no call and sends no notification', async () => {
     await assert.rejects(
-      inSchemaTransaction(outbox.db, async (trx) => {
-        await emitEvent(trx, event('post'));
-        const inside = await trx.selectFrom('webhook_calls').select('id').execute();
+      inEnvironmentTransaction(await loadScope(outbox.db), async (tx) => {
+        await emitEvent(tx, event('post'));
+        const inside = await tx.project.selectFrom('webhook_calls').select('id').execute();
         assert.equal(inside.length, 2, 'the calls are written inside the transaction');
         throw new Error('the change failed after its event');
       }),
@@ -299,8 +299,8 @@ describe('the outbox writes the event and its calls in the caller’s transactio
   });
 
   test('a committed event has one due call per matching webhook, and workers are woken on commit', async () => {
-    await inSchemaTransaction(outbox.db, async (trx) => {
-      await emitEvent(trx, event('post'));
+    await inEnvironmentTransaction(await loadScope(outbox.db), async (tx) => {
+      await emitEvent(tx, event('post'));
       await settle();
       assert.deepEqual(outbox.notifications, [], 'nothing is announced before the commit');
     });
@@ -332,7 +332,7 @@ describe('the outbox writes the event and its calls in the caller’s transactio
       .set({ enabled: false })
       .where('name', '=', 'all')
       .execute();
-    await inSchemaTransaction(outbox.db, (trx) => emitEvent(trx, event('tag')));
+    await inEnvironmentTransaction(await loadScope(outbox.db), (tx) => emitEvent(tx, event('tag')));
     await settle();
     const after = await rows();
     assert.equal(after.events.length, before.events.length + 1, 'the event itself is kept');

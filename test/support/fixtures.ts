@@ -1,8 +1,9 @@
 import type { Db } from '../../src/db/client.ts';
+import { loadScope } from '../../src/db/environment-scope.ts';
 import { generateId } from '../../src/domain/ids.ts';
 
 /**
- * Inserts a field row directly: for tests of model rules that need fields to point
+ * Inserts a field row directly into the primary environment: for tests of model rules that need fields to point
  * at, independent of the fields API.
  */
 export async function insertField(
@@ -17,12 +18,13 @@ export async function insertField(
   },
 ): Promise<string> {
   const id = generateId();
-  const position = await db
+  const scoped = (await loadScope(db)).db;
+  const position = await scoped
     .selectFrom('fields')
     .select((eb) => eb.fn.countAll<string>().as('count'))
     .where('item_type_id', '=', itemTypeId)
     .executeTakeFirstOrThrow();
-  await db
+  await scoped
     .insertInto('fields')
     .values({
       id,

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as schema from './0001_schema.ts';
 import * as webhooks from './0002_webhooks.ts';
 import * as rateLimits from './0003_rate_limits.ts';
+import * as environments from './0004_environments.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
   '0001_schema': schema,
   '0002_webhooks': webhooks,
   '0003_rate_limits': rateLimits,
+  '0004_environments': environments,
 };

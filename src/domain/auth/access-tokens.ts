@@ -1,10 +1,11 @@
 import type { Db } from '../../db/client.ts';
 import type { AccessTokenRow } from '../../db/schema.ts';
-import { type Queryable, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
+import type { Queryable, Trx } from '../../db/transaction.ts';
 import { presentAccessToken } from '../../presenters/access-token.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import type { Actor } from '../actor.ts';
-import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, Issues, NotFound } from '../errors.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import { assertWithinRights, callerRights, type Rights } from './caller-rights.ts';
 import { checkName, nameTaken } from './names.ts';
 import { finalPermissions } from './permissions.ts';
@@ -93,14 +94,6 @@ async function assertMayManage(trx: Trx, rights: Rights, row: AccessTokenRow): P
 /** A token may be given only a role within the caller's rights. */
 async function assertMayAssign(trx: Trx, rights: Rights, roleId: string): Promise<void> {
   assertWithinRights(rights, await roleRights(trx, roleId), `The role of this API token`);
-}
-
-/** The unique index caught a name the check could not see (a writer outside the lock). */
-function rethrowUniqueness(error: unknown): never {
-  if (violatedUniqueConstraint(error) === 'access_tokens_name_key') {
-    throw uniquenessFailure('AccessToken', 'name');
-  }
-  throw error;
 }
 
 export async function listAccessTokens(db: Db): Promise<Resource[]> {

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { RoleRow } from '../../db/schema.ts';
-import { type Queryable, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
+import type { Queryable, Trx } from '../../db/transaction.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentRole } from '../../presenters/role.ts';
 import type { Actor } from '../actor.ts';
-import { DomainError, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, NotFound } from '../errors.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import { assertWithinRights, callerRights, type Rights } from './caller-rights.ts';
 import { nameTaken } from './names.ts';
 import { finalPermissions } from './permissions.ts';
@@ -96,12 +97,6 @@ async function checkedDraft(
     `Role "${draft.name}"`,
   );
   return draft;
-}
-
-/** The unique index caught a name the check could not see (a writer outside the lock). */
-function rethrowUniqueness(error: unknown): never {
-  if (violatedUniqueConstraint(error) === 'roles_name_key') throw uniquenessFailure('Role', 'name');
-  throw error;
 }
 
 export async function listRoles(db: Db): Promise<Resource[]> {

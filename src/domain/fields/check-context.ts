@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/transaction.ts';
+import type { EnvQueryable } from '../../db/environment-scope.ts';
 import {
   type FieldCheckContext,
   type FieldDefinition,
@@ -6,14 +6,14 @@ import {
 } from './field-types/index.ts';
 import type { ModelState } from './model-state.ts';
 
-export async function siteLocales(db: Queryable): Promise<string[]> {
-  const site = await db.selectFrom('site').select('locales').executeTakeFirstOrThrow();
+export async function siteLocales(db: EnvQueryable): Promise<string[]> {
+  const site = await db.selectFrom('site_settings').select('locales').executeTakeFirstOrThrow();
   return site.locales;
 }
 
 /** What the field-type registry needs from the database to check this definition. */
 export async function loadCheckContext(
-  db: Queryable,
+  db: EnvQueryable,
   state: ModelState,
   fieldId: string,
   definition: FieldDefinition,

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
+import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { FieldRow, ItemTypePatch, ItemTypeRow } from '../../db/schema.ts';
-import type { Trx } from '../../db/transaction.ts';
 import { DomainError } from '../errors.ts';
 import {
   ELIGIBLE_FIELD_TYPES,
@@ -32,7 +32,7 @@ export function releasedRelationships(
 
 /** Writes the patch, if any, and gives the model row as it now is. */
 export async function releaseRelationships(
-  trx: Trx,
+  trx: EnvTrx,
   itemType: ItemTypeRow,
   patch: ItemTypePatch,
 ): Promise<ItemTypeRow> {
@@ -46,7 +46,7 @@ export async function releaseRelationships(
 }
 
 /** A field another field's slug is generated from cannot be deleted (spec 02 §10). */
-export async function refuseIfSlugSource(trx: Trx, field: FieldRow): Promise<void> {
+export async function refuseIfSlugSource(trx: EnvTrx, field: FieldRow): Promise<void> {
   const slugs = await trx
     .selectFrom('fields')
     .select(['id', 'api_key'])

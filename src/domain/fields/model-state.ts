@@ -1,5 +1,5 @@
+import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
-import type { Queryable, Trx } from '../../db/transaction.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
@@ -23,7 +23,7 @@ export type ModelState = {
   fieldsets: Pick<FieldsetRow, 'id' | 'item_type_id' | 'position'>[];
 };
 
-export async function loadModelState(db: Queryable, itemTypeId: string): Promise<ModelState> {
+export async function loadModelState(db: EnvQueryable, itemTypeId: string): Promise<ModelState> {
   const [itemType, fields, fieldsets] = await Promise.all([
     db.selectFrom('item_types').selectAll().where('id', '=', itemTypeId).executeTakeFirst(),
     db
@@ -53,7 +53,7 @@ export function presentModel(state: ModelState): Resource {
 
 /** Full rows of these fields of the model, in form order (the order of `state`). */
 export async function fullFieldsInFormOrder(
-  db: Queryable,
+  db: EnvQueryable,
   state: ModelState,
   only?: ReadonlySet<string>,
 ): Promise<FieldRow[]> {
@@ -68,11 +68,11 @@ export async function fullFieldsInFormOrder(
 
 /** Any change to a model's fields or fieldsets is an update of the model (spec 02 §10). */
 export async function emitModelUpdate(
-  trx: Trx,
+  tx: ScopedTransaction,
   previous: Resource,
   entity: Resource,
 ): Promise<void> {
-  await emitEvent(trx, {
+  await emitEvent(tx, {
     entityType: 'item_type',
     eventType: 'update',
     entity,

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
+import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
-import type { Queryable, Trx } from '../../db/transaction.ts';
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from './model-state.ts';
 
@@ -12,7 +12,7 @@ export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;
  * Finds a field by id or by `<model_api_key>::<field_api_key>` (spec 01 §5), the two
  * forms every /fields/{x} route accepts.
  */
-export async function findField(db: Queryable, idOrKey: string): Promise<FieldRow | null> {
+export async function findField(db: EnvQueryable, idOrKey: string): Promise<FieldRow | null> {
   const separator = idOrKey.indexOf('::');
   if (separator === -1) {
     return (
@@ -30,7 +30,7 @@ export async function findField(db: Queryable, idOrKey: string): Promise<FieldRo
   return row ?? null;
 }
 
-export async function findFieldOrFail(db: Queryable, idOrKey: string): Promise<FieldRow> {
+export async function findFieldOrFail(db: EnvQueryable, idOrKey: string): Promise<FieldRow> {
   const row = await findField(db, idOrKey);
   if (!row) throw new NotFound('Field', idOrKey);
   return row;
@@ -50,7 +50,7 @@ function fromRowJson<Row>(row: RowJson<Row>): Row {
  * migration adds columns.
  */
 export async function findFieldWithModel(
-  db: Queryable,
+  db: EnvQueryable,
   idOrKey: string,
 ): Promise<{ field: FieldRow; state: ModelState } | null> {
   const separator = idOrKey.indexOf('::');
@@ -60,15 +60,27 @@ export async function findFieldWithModel(
     .select([
       sql<RowJson<ItemTypeRow>>`row_to_json(it.*)`.as('item_type'),
       sql<RowJson<FieldRow>>`row_to_json(f.*)`.as('field'),
-      sql<FieldSummary[]>`(SELECT coalesce(json_agg(json_build_object(
-          'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
-          'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
-          'label', s.label) ORDER BY s.position, s.seq), '[]')
-        FROM fields s WHERE s.item_type_id = f.item_type_id)`.as('field_summaries'),
-      sql<ModelState['fieldsets']>`(SELECT coalesce(json_agg(json_build_object(
-          'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
-          ORDER BY g.position, g.seq), '[]')
-        FROM fieldsets g WHERE g.item_type_id = f.item_type_id)`.as('fieldset_summaries'),
+      (eb) =>
+        eb
+          .selectFrom('fields as s')
+          .select(
+            sql<FieldSummary[]>`coalesce(json_agg(json_build_object(
+              'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
+              'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
+              'label', s.label) ORDER BY s.position, s.seq), '[]')`.as('summaries'),
+          )
+          .whereRef('s.item_type_id', '=', 'f.item_type_id')
+          .as('field_summaries'),
+      (eb) =>
+        eb
+          .selectFrom('fieldsets as g')
+          .select(
+            sql<ModelState['fieldsets']>`coalesce(json_agg(json_build_object(
+              'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
+              ORDER BY g.position, g.seq), '[]')`.as('summaries'),
+          )
+          .whereRef('g.item_type_id', '=', 'f.item_type_id')
+          .as('fieldset_summaries'),
     ]);
   const [row] = await executePrepared(
     db,
@@ -83,8 +95,9 @@ export async function findFieldWithModel(
     field: fromRowJson(row.field),
     state: {
       itemType: fromRowJson(row.item_type),
-      fields: row.field_summaries,
-      fieldsets: row.fieldset_summaries,
+      // An aggregate subquery always yields its one row; coalesce makes it '[]'.
+      fields: row.field_summaries ?? [],
+      fieldsets: row.fieldset_summaries ?? [],
     },
   };
 }
@@ -97,7 +110,7 @@ function jsonColumns(draft: FieldDraft) {
   };
 }
 
-export async function insertField(trx: Trx, draft: FieldDraft): Promise<FieldRow> {
+export async function insertField(trx: EnvTrx, draft: FieldDraft): Promise<FieldRow> {
   return trx
     .insertInto('fields')
     .values({ ...draft, ...jsonColumns(draft) })
@@ -128,7 +141,11 @@ export function changedColumns(before: FieldRow, next: FieldDraft): string[] {
 }
 
 /** Writes only the columns that changed: JSON columns are the costly part of a field row. */
-export async function saveField(trx: Trx, before: FieldRow, next: FieldDraft): Promise<FieldRow> {
+export async function saveField(
+  trx: EnvTrx,
+  before: FieldRow,
+  next: FieldDraft,
+): Promise<FieldRow> {
   const json: Record<string, string> = jsonColumns(next);
   const changes = Object.fromEntries(
     changedColumns(before, next).map((key) => [key, json[key] ?? next[key as keyof FieldDraft]]),
@@ -139,6 +156,6 @@ export async function saveField(trx: Trx, before: FieldRow, next: FieldDraft): P
   return { ...before, ...next };
 }
 
-export async function deleteField(trx: Trx, id: string): Promise<void> {
+export async function deleteField(trx: EnvTrx, id: string): Promise<void> {
   await trx.deleteFrom('fields').where('id', '=', id).execute();
 }

@@ -1,10 +1,9 @@
-import type { Db } from '../../db/client.ts';
+import { type EnvTrx, inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
-import { inSchemaTransaction, type Trx, violatedUniqueConstraint } from '../../db/transaction.ts';
 import { presentField } from '../../presenters/field.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { checkApiKey } from '../api-key.ts';
-import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
@@ -18,6 +17,7 @@ import {
   placeNew,
   removeMember,
 } from '../positions/placement.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldInput, NewFieldInput } from './attributes.ts';
 import { loadCheckContext, siteLocales } from './check-context.ts';
 import { checkFieldDefinition, type FieldDefinition } from './field-types/index.ts';
@@ -48,38 +48,33 @@ function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKe
   return { itemTypeId: field.item_type_id, fieldsetId: field.fieldset_id };
 }
 
-/** A unique index caught a race the checks could not see: report it as the checks would. */
-function rethrowUniqueness(error: unknown): never {
-  const constraint = violatedUniqueConstraint(error);
-  if (constraint === 'fields_item_type_api_key_key') throw uniquenessFailure('Field', 'api_key');
-  if (constraint === 'fields_pkey') throw uniquenessFailure('Field', 'id');
-  throw error;
+export async function listFields(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
+  const state = await loadModelState(scope.db, itemType.id);
+  return (await fullFieldsInFormOrder(scope.db, state)).map(presentField);
 }
 
-export async function listFields(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
-  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
-  const state = await loadModelState(db, itemType.id);
-  return (await fullFieldsInFormOrder(db, state)).map(presentField);
-}
-
-export async function findField(db: Db, idOrKey: string): Promise<Resource> {
-  return presentField(await repo.findFieldOrFail(db, idOrKey));
+export async function findField(scope: Scope, idOrKey: string): Promise<Resource> {
+  return presentField(await repo.findFieldOrFail(scope.db, idOrKey));
 }
 
 /** Fields of any model whose validators name this model. */
-export async function referencingFields(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
-  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
-  return (await fieldsReferencing(db, itemType.id)).map(presentField);
+export async function referencingFields(
+  scope: Scope,
+  itemTypeIdOrKey: string,
+): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
+  return (await fieldsReferencing(scope.db, itemType.id)).map(presentField);
 }
 
 /** The referencing fields, then this model's own fields that link to records. */
-export async function relatedFields(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
-  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
+export async function relatedFields(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
   const [referencing, state] = await Promise.all([
-    fieldsReferencing(db, itemType.id),
-    loadModelState(db, itemType.id),
+    fieldsReferencing(scope.db, itemType.id),
+    loadModelState(scope.db, itemType.id),
   ]);
-  const links = (await fullFieldsInFormOrder(db, state)).filter((field) =>
+  const links = (await fullFieldsInFormOrder(scope.db, state)).filter((field) =>
     LINK_VALIDATORS.some((name) => field.validators[name] !== undefined),
   );
   const seen = new Set(referencing.map((field) => field.id));
@@ -88,7 +83,7 @@ export async function relatedFields(db: Db, itemTypeIdOrKey: string): Promise<Re
 
 /** Checks the definition against the registry when the request touched it. */
 async function checkDefinition(
-  trx: Trx,
+  trx: EnvTrx,
   issues: Issues,
   state: ModelState,
   fieldId: string,
@@ -100,12 +95,13 @@ async function checkDefinition(
 }
 
 export async function createField(
-  db: Db,
+  scope: Scope,
   itemTypeIdOrKey: string,
   input: NewFieldInput,
 ): Promise<FieldChange> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       const owner = await findItemTypeOrFail(trx, itemTypeIdOrKey);
       const [state, locales] = await Promise.all([loadModelState(trx, owner.id), siteLocales(trx)]);
       checkRoomFor('fields_per_item_type', state.fields.length);
@@ -141,7 +137,7 @@ export async function createField(
         position: placement.position,
       });
       const entity = presentModel(await loadModelState(trx, owner.id));
-      await emitModelUpdate(trx, presentModel(state), entity);
+      await emitModelUpdate(tx, presentModel(state), entity);
       return { field: presentField(row), included: [entity] };
     });
   } catch (error) {
@@ -169,12 +165,13 @@ function blankField(id: string, itemTypeId: string, fieldType: string): repo.Fie
 }
 
 export async function updateField(
-  db: Db,
+  scope: Scope,
   idOrKey: string,
   input: FieldInput,
 ): Promise<FieldChange> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       const found = await repo.findFieldWithModel(trx, idOrKey);
       if (!found) throw new NotFound('Field', idOrKey);
       const { field: before, state } = found;
@@ -217,7 +214,7 @@ export async function updateField(
       const after =
         moves || itemType !== state.itemType ? await loadModelState(trx, row.item_type_id) : null;
       const entity = after ? presentModel(after) : previous;
-      await emitModelUpdate(trx, previous, entity);
+      await emitModelUpdate(tx, previous, entity);
       const shiftedIds = new Set(
         (placement?.shifted ?? [])
           .filter((member) => member.kind === 'field')
@@ -237,7 +234,7 @@ export async function updateField(
 
 /** A new fieldset, or a new position, moves the field; null when neither was asked. */
 async function moveIfAsked(
-  trx: Trx,
+  trx: EnvTrx,
   before: FieldRow,
   draft: repo.FieldDraft,
   position: number | undefined,
@@ -259,8 +256,9 @@ async function moveIfAsked(
  * Deletes a field. Model relationships pointing at it are cleared; a field another
  * field's slug is generated from is refused (REQUIRED_BY_ASSOCIATION).
  */
-export async function destroyField(db: Db, idOrKey: string): Promise<FieldChange> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function destroyField(scope: Scope, idOrKey: string): Promise<FieldChange> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const field = await repo.findFieldOrFail(trx, idOrKey);
     const state = await loadModelState(trx, field.item_type_id);
     await refuseIfSlugSource(trx, field);
@@ -272,7 +270,7 @@ export async function destroyField(db: Db, idOrKey: string): Promise<FieldChange
     await removeMember(trx, groupOf(field), field.id);
     await repo.deleteField(trx, field.id);
     const entity = presentModel(await loadModelState(trx, field.item_type_id));
-    await emitModelUpdate(trx, presentModel(state), entity);
+    await emitModelUpdate(tx, presentModel(state), entity);
     return { field: presentField(field), included: [entity] };
   });
 }
@@ -281,9 +279,10 @@ export async function destroyField(db: Db, idOrKey: string): Promise<FieldChange
  * Copies a field into the same model and fieldset, right after the original:
  * "<label> (copy #N)" and "<api_key>_copyN" with the smallest free N (spec 02 §10).
  */
-export async function duplicateField(db: Db, idOrKey: string): Promise<FieldChange> {
+export async function duplicateField(scope: Scope, idOrKey: string): Promise<FieldChange> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       const source = await repo.findFieldOrFail(trx, idOrKey);
       const state = await loadModelState(trx, source.item_type_id);
       checkRoomFor('fields_per_item_type', state.fields.length);
@@ -306,7 +305,7 @@ export async function duplicateField(db: Db, idOrKey: string): Promise<FieldChan
       );
       const row = await repo.insertField(trx, { ...draft, position: placement.position });
       const entity = presentModel(await loadModelState(trx, source.item_type_id));
-      await emitModelUpdate(trx, presentModel(state), entity);
+      await emitModelUpdate(tx, presentModel(state), entity);
       return { field: presentField(row), included: [entity] };
     });
   } catch (error) {

@@ -1,5 +1,4 @@
-import type { Db } from '../../db/client.ts';
-import { inSchemaTransaction } from '../../db/transaction.ts';
+import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import { presentField } from '../../presenters/field.ts';
 import { presentFieldset } from '../../presenters/fieldset.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
@@ -50,12 +49,13 @@ function checkEntries(entries: readonly ReorderEntry[]): void {
  * group on the same slot → DUPLICATE_POSITIONS_FOUND. Returns the listed members.
  */
 export async function reorderFieldsAndFieldsets(
-  db: Db,
+  scope: Scope,
   itemTypeIdOrKey: string,
   entries: ReorderEntry[],
 ): Promise<Resource[]> {
   checkEntries(entries);
-  return inSchemaTransaction(db, async (trx) => {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const itemType = await findItemTypeOrFail(trx, itemTypeIdOrKey);
     const state = await loadModelState(trx, itemType.id);
     const kinds = new Map<string, { kind: MemberKind; fieldsetId: string | null }>([
@@ -87,7 +87,7 @@ export async function reorderFieldsAndFieldsets(
     }
 
     const after = await loadModelState(trx, itemType.id);
-    await emitModelUpdate(trx, presentModel(state), presentModel(after));
+    await emitModelUpdate(tx, presentModel(state), presentModel(after));
     const listed = new Set(entries.map((entry) => entry.id));
     const [fieldRows, fieldsetRows] = await Promise.all([
       fullFieldsInFormOrder(trx, after, listed),

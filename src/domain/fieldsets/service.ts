@@ -1,13 +1,12 @@
-import type { Db } from '../../db/client.ts';
-import type { FieldsetRow } from '../../db/schema.ts';
 import {
-  inSchemaTransaction,
-  type Queryable,
-  violatedUniqueConstraint,
-} from '../../db/transaction.ts';
+  type EnvQueryable,
+  inEnvironmentTransaction,
+  type Scope,
+} from '../../db/environment-scope.ts';
+import type { FieldsetRow } from '../../db/schema.ts';
 import { presentFieldset } from '../../presenters/fieldset.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { Issues, NotFound } from '../errors.ts';
 import { emitModelUpdate, loadModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
@@ -16,6 +15,7 @@ import { checkNewId } from '../new-ids.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';
 import { type GroupKey, withInserted, without } from '../positions/order.ts';
 import { moveMember, placeNew } from '../positions/placement.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldsetInput } from './attributes.ts';
 import { applyFieldsetAttributes, blankFieldset, checkFieldset } from './rules.ts';
 
@@ -23,15 +23,15 @@ function topLevelOf(itemTypeId: string): GroupKey {
   return { itemTypeId, fieldsetId: null };
 }
 
-async function findFieldsetOrFail(db: Queryable, id: string): Promise<FieldsetRow> {
+async function findFieldsetOrFail(db: EnvQueryable, id: string): Promise<FieldsetRow> {
   const row = await db.selectFrom('fieldsets').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new NotFound('Fieldset', id);
   return row;
 }
 
-export async function listFieldsets(db: Db, itemTypeIdOrKey: string): Promise<Resource[]> {
-  const itemType = await findItemTypeOrFail(db, itemTypeIdOrKey);
-  const rows = await db
+export async function listFieldsets(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
+  const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
+  const rows = await scope.db
     .selectFrom('fieldsets')
     .selectAll()
     .where('item_type_id', '=', itemType.id)
@@ -41,17 +41,18 @@ export async function listFieldsets(db: Db, itemTypeIdOrKey: string): Promise<Re
   return rows.map(presentFieldset);
 }
 
-export async function findFieldset(db: Db, id: string): Promise<Resource> {
-  return presentFieldset(await findFieldsetOrFail(db, id));
+export async function findFieldset(scope: Scope, id: string): Promise<Resource> {
+  return presentFieldset(await findFieldsetOrFail(scope.db, id));
 }
 
 export async function createFieldset(
-  db: Db,
+  scope: Scope,
   itemTypeIdOrKey: string,
   input: FieldsetInput,
 ): Promise<Resource> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       const owner = await findItemTypeOrFail(trx, itemTypeIdOrKey);
       const state = await loadModelState(trx, owner.id);
       checkRoomFor('fieldsets_per_item_type', state.fieldsets.length);
@@ -75,18 +76,21 @@ export async function createFieldset(
         .returningAll()
         .executeTakeFirstOrThrow();
       const entity = presentModel(await loadModelState(trx, owner.id));
-      await emitModelUpdate(trx, presentModel(state), entity);
+      await emitModelUpdate(tx, presentModel(state), entity);
       return presentFieldset(row);
     });
   } catch (error) {
-    if (violatedUniqueConstraint(error) === 'fieldsets_pkey')
-      throw uniquenessFailure('Fieldset', 'id');
-    throw error;
+    rethrowUniqueness(error);
   }
 }
 
-export async function updateFieldset(db: Db, id: string, input: FieldsetInput): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function updateFieldset(
+  scope: Scope,
+  id: string,
+  input: FieldsetInput,
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const before = await findFieldsetOrFail(trx, id);
     const a = input.attributes;
     const draft = applyFieldsetAttributes(before, a);
@@ -129,7 +133,7 @@ export async function updateFieldset(db: Db, id: string, input: FieldsetInput): 
       .executeTakeFirstOrThrow();
     const previous = presentModel(state);
     const entity = moves ? presentModel(await loadModelState(trx, row.item_type_id)) : previous;
-    await emitModelUpdate(trx, previous, entity);
+    await emitModelUpdate(tx, previous, entity);
     return presentFieldset(row);
   });
 }
@@ -138,8 +142,9 @@ export async function updateFieldset(db: Db, id: string, input: FieldsetInput): 
  * Deletes a fieldset. Its fields are kept: the top level closes the fieldset's gap, and
  * they are appended to it in their order (spec 05 §4).
  */
-export async function destroyFieldset(db: Db, id: string): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function destroyFieldset(scope: Scope, id: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const fieldset = await findFieldsetOrFail(trx, id);
     const state = await loadModelState(trx, fieldset.item_type_id);
     const topLevel = topLevelOf(fieldset.item_type_id);
@@ -154,7 +159,7 @@ export async function destroyFieldset(db: Db, id: string): Promise<Resource> {
     await storeGroup(trx, topLevel, top, after);
     await trx.deleteFrom('fieldsets').where('id', '=', id).execute();
     const entity = presentModel(await loadModelState(trx, fieldset.item_type_id));
-    await emitModelUpdate(trx, presentModel(state), entity);
+    await emitModelUpdate(tx, presentModel(state), entity);
     return presentFieldset(fieldset);
   });
 }

@@ -1,11 +1,11 @@
+import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
-import type { Trx } from '../../db/transaction.ts';
 import { generateId } from '../ids.ts';
 import { FIELD_RELATIONSHIPS } from './attributes.ts';
 import { clashingItemType } from './repo.ts';
 
 /** The smallest N for which both "<name> (copy #N)" and "<api_key>_copyN" are free. */
-async function freeCopyNumber(trx: Trx, source: ItemTypeRow): Promise<number> {
+async function freeCopyNumber(trx: EnvTrx, source: ItemTypeRow): Promise<number> {
   for (let n = 1; ; n++) {
     const clash = await clashingItemType(
       trx,
@@ -33,7 +33,10 @@ function remapFieldReferences(
  * relationships to its own fields point at the copies. Records are not copied.
  * The copy's api_key is `<api_key>_copyN`: an underscore before a digit is not a valid api_key.
  */
-export async function duplicateItemTypeRows(trx: Trx, source: ItemTypeRow): Promise<ItemTypeRow> {
+export async function duplicateItemTypeRows(
+  trx: EnvTrx,
+  source: ItemTypeRow,
+): Promise<ItemTypeRow> {
   const n = await freeCopyNumber(trx, source);
   const [fields, fieldsets] = await Promise.all([
     trx
@@ -89,7 +92,7 @@ export async function duplicateItemTypeRows(trx: Trx, source: ItemTypeRow): Prom
 }
 
 async function insertFieldCopy(
-  trx: Trx,
+  trx: EnvTrx,
   field: FieldRow,
   itemTypeId: string,
   fieldIds: Map<string, string>,

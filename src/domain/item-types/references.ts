@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
+import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
-import type { Queryable } from '../../db/transaction.ts';
 
 /** Validators whose `item_types` list links records of other models. */
 export const LINK_VALIDATORS = ['item_item_type', 'items_item_type', 'structured_text_links'];
@@ -13,12 +13,12 @@ export const BLOCK_VALIDATORS = [
 ];
 
 /** Fields, of any model, with a validator whose `item_types` names this model. */
-export async function fieldsReferencing(db: Queryable, itemTypeId: string): Promise<FieldRow[]> {
+export async function fieldsReferencing(db: EnvQueryable, itemTypeId: string): Promise<FieldRow[]> {
   return db
     .selectFrom('fields')
     .selectAll()
     .where(
-      sql<boolean>`EXISTS (SELECT 1 FROM jsonb_each(fields.validators) AS v
+      sql<boolean>`EXISTS (SELECT 1 FROM jsonb_each(${sql.ref('validators')}) AS v
         WHERE jsonb_typeof(v.value) = 'object' AND v.value->'item_types' @> to_jsonb(${itemTypeId}::text))`,
     )
     .orderBy('seq')

@@ -1,9 +1,12 @@
+import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow, NewItemType } from '../../db/schema.ts';
-import type { Queryable } from '../../db/transaction.ts';
 import type { ItemTypeChildren } from '../../presenters/item-type.ts';
 
 /** Finds a model by id or, failing that, by api_key (the two never collide in practice). */
-export async function findItemType(db: Queryable, idOrApiKey: string): Promise<ItemTypeRow | null> {
+export async function findItemType(
+  db: EnvQueryable,
+  idOrApiKey: string,
+): Promise<ItemTypeRow | null> {
   const rows = await db
     .selectFrom('item_types')
     .selectAll()
@@ -12,11 +15,11 @@ export async function findItemType(db: Queryable, idOrApiKey: string): Promise<I
   return rows.find((row) => row.id === idOrApiKey) ?? rows[0] ?? null;
 }
 
-export async function listItemTypes(db: Queryable): Promise<ItemTypeRow[]> {
+export async function listItemTypes(db: EnvQueryable): Promise<ItemTypeRow[]> {
   return db.selectFrom('item_types').selectAll().orderBy('seq').execute();
 }
 
-export async function countItemTypes(db: Queryable): Promise<number> {
+export async function countItemTypes(db: EnvQueryable): Promise<number> {
   const row = await db
     .selectFrom('item_types')
     .select((eb) => eb.fn.countAll<string>().as('count'))
@@ -24,11 +27,11 @@ export async function countItemTypes(db: Queryable): Promise<number> {
   return Number(row.count);
 }
 
-export async function insertItemType(db: Queryable, row: NewItemType): Promise<ItemTypeRow> {
+export async function insertItemType(db: EnvQueryable, row: NewItemType): Promise<ItemTypeRow> {
   return db.insertInto('item_types').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function saveItemType(db: Queryable, row: ItemTypeRow): Promise<ItemTypeRow> {
+export async function saveItemType(db: EnvQueryable, row: ItemTypeRow): Promise<ItemTypeRow> {
   const { id, seq: _seq, created_at: _created, ...changes } = row;
   return db
     .updateTable('item_types')
@@ -38,13 +41,13 @@ export async function saveItemType(db: Queryable, row: ItemTypeRow): Promise<Ite
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteItemType(db: Queryable, id: string): Promise<void> {
+export async function deleteItemType(db: EnvQueryable, id: string): Promise<void> {
   await db.deleteFrom('item_types').where('id', '=', id).execute();
 }
 
 /** Is another model already using this (case-insensitive) name, or this api_key? One query for both. */
 export async function clashingItemType(
-  db: Queryable,
+  db: EnvQueryable,
   name: string,
   apiKey: string,
   exceptId: string | null,
@@ -72,7 +75,7 @@ export type ChildRows = {
 };
 
 /** The field and fieldset rows of these models, each in position order. */
-export async function loadChildRows(db: Queryable, itemTypeIds: string[]): Promise<ChildRows> {
+export async function loadChildRows(db: EnvQueryable, itemTypeIds: string[]): Promise<ChildRows> {
   if (itemTypeIds.length === 0) return { fields: [], fieldsets: [] };
   const [fields, fieldsets] = await Promise.all([
     db
@@ -128,7 +131,7 @@ export function arrangeChildren(
 }
 
 export async function loadChildren(
-  db: Queryable,
+  db: EnvQueryable,
   itemTypeIds: string[],
 ): Promise<Map<string, ItemTypeChildren>> {
   return arrangeChildren(await loadChildRows(db, itemTypeIds), itemTypeIds);

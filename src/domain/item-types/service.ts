@@ -1,15 +1,14 @@
-import type { Db } from '../../db/client.ts';
-import type { ItemTypeRow, MenuItemRow } from '../../db/schema.ts';
 import {
-  inSchemaTransaction,
-  type Queryable,
-  type Trx,
-  violatedUniqueConstraint,
-} from '../../db/transaction.ts';
+  type EnvQueryable,
+  type EnvTrx,
+  inEnvironmentTransaction,
+  type Scope,
+} from '../../db/environment-scope.ts';
+import type { ItemTypeRow, MenuItemRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
@@ -18,6 +17,7 @@ import {
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
 import { checkNewId } from '../new-ids.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import type { ItemTypeInput } from './attributes.ts';
 import { duplicateItemTypeRows } from './duplicate.ts';
 import { fieldsReferencing, referencingValidators } from './references.ts';
@@ -38,12 +38,12 @@ export type CreateOptions = {
 
 export type CreateResult = { itemType: Resource; menuItem: MenuItemRow | null };
 
-export async function present(db: Queryable, row: ItemTypeRow): Promise<Resource> {
+export async function present(db: EnvQueryable, row: ItemTypeRow): Promise<Resource> {
   const children = await repo.loadChildren(db, [row.id]);
   return presentItemType(row, children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] });
 }
 
-async function presentMany(db: Queryable, rows: ItemTypeRow[]): Promise<Resource[]> {
+async function presentMany(db: EnvQueryable, rows: ItemTypeRow[]): Promise<Resource[]> {
   const children = await repo.loadChildren(
     db,
     rows.map((row) => row.id),
@@ -53,31 +53,35 @@ async function presentMany(db: Queryable, rows: ItemTypeRow[]): Promise<Resource
   );
 }
 
-export async function findOrFail(db: Queryable, idOrApiKey: string): Promise<ItemTypeRow> {
+export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<ItemTypeRow> {
   const row = await repo.findItemType(db, idOrApiKey);
   if (!row) throw new NotFound('Item type', idOrApiKey);
   return row;
 }
 
-export async function listItemTypes(db: Db): Promise<Resource[]> {
-  return presentMany(db, await repo.listItemTypes(db));
+export async function listItemTypes(scope: Scope): Promise<Resource[]> {
+  return presentMany(scope.db, await repo.listItemTypes(scope.db));
 }
 
-export async function findItemType(db: Db, idOrApiKey: string): Promise<Resource> {
-  return present(db, await findOrFail(db, idOrApiKey));
+export async function findItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
+  return present(scope.db, await findOrFail(scope.db, idOrApiKey));
 }
 
 /** Models having a field whose validators reference this one. */
-export async function referencingItemTypes(db: Db, idOrApiKey: string): Promise<Resource[]> {
-  const target = await findOrFail(db, idOrApiKey);
-  const fields = await fieldsReferencing(db, target.id);
+export async function referencingItemTypes(scope: Scope, idOrApiKey: string): Promise<Resource[]> {
+  const target = await findOrFail(scope.db, idOrApiKey);
+  const fields = await fieldsReferencing(scope.db, target.id);
   const ids = [...new Set(fields.map((field) => field.item_type_id))];
-  const rows = (await repo.listItemTypes(db)).filter((row) => ids.includes(row.id));
-  return presentMany(db, rows);
+  const rows = (await repo.listItemTypes(scope.db)).filter((row) => ids.includes(row.id));
+  return presentMany(scope.db, rows);
 }
 
 /** Client-chosen ids must be well formed and not used yet. */
-async function checkNewIds(trx: Trx, input: ItemTypeInput, options: CreateOptions): Promise<void> {
+async function checkNewIds(
+  trx: EnvTrx,
+  input: ItemTypeInput,
+  options: CreateOptions,
+): Promise<void> {
   const issues = new Issues('ItemType');
   await checkNewId(trx, issues, 'id', input.id, 'item_types');
   await checkNewId(trx, issues, 'menu_item_id', options.menuItemId, 'menu_items');
@@ -92,7 +96,7 @@ async function checkNewIds(trx: Trx, input: ItemTypeInput, options: CreateOption
 }
 
 async function checkAndBuild(
-  trx: Trx,
+  trx: EnvTrx,
   before: ItemTypeDraft | null,
   next: ItemTypeDraft,
   input: ItemTypeInput,
@@ -118,25 +122,17 @@ async function checkAndBuild(
   });
 }
 
-/** A unique index caught a race the checks could not see: report it as the checks would. */
-function rethrowUniqueness(error: unknown): never {
-  const constraint = violatedUniqueConstraint(error);
-  if (constraint === 'item_types_api_key_key') throw uniquenessFailure('ItemType', 'api_key');
-  if (constraint === 'item_types_name_key') throw uniquenessFailure('ItemType', 'name');
-  if (constraint === 'item_types_pkey') throw uniquenessFailure('ItemType', 'id');
-  throw error;
-}
-
 export async function createItemType(
-  db: Db,
+  scope: Scope,
   input: ItemTypeInput,
   options: CreateOptions,
 ): Promise<CreateResult> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       checkRoomFor('item_types', await repo.countItemTypes(trx));
       await checkNewIds(trx, input, options);
-      const site = await trx
+      const site = await tx.project
         .selectFrom('site')
         .select('draft_mode_default')
         .executeTakeFirstOrThrow();
@@ -157,7 +153,7 @@ export async function createItemType(
         kind: row.modular_block ? 'modular_block' : 'item_type',
       });
       const itemType = await present(trx, row);
-      await emitEvent(trx, { entityType: 'item_type', eventType: 'create', entity: itemType });
+      await emitEvent(tx, { entityType: 'item_type', eventType: 'create', entity: itemType });
       return { itemType, menuItem };
     });
   } catch (error) {
@@ -166,12 +162,13 @@ export async function createItemType(
 }
 
 export async function updateItemType(
-  db: Db,
+  scope: Scope,
   idOrApiKey: string,
   input: ItemTypeInput,
 ): Promise<Resource> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       const before = await findOrFail(trx, idOrApiKey);
       // Updating a model leaves its fields and fieldsets as they are: one read serves
       // the rules and both the previous and the new presentation.
@@ -190,7 +187,7 @@ export async function updateItemType(
       const previous = presentItemType(before, children);
       const row = await repo.saveItemType(trx, { ...before, ...draft });
       const itemType = presentItemType(row, children);
-      await emitEvent(trx, {
+      await emitEvent(tx, {
         entityType: 'item_type',
         eventType: 'update',
         entity: itemType,
@@ -203,8 +200,9 @@ export async function updateItemType(
   }
 }
 
-export async function duplicateItemType(db: Db, idOrApiKey: string): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const source = await findOrFail(trx, idOrApiKey);
     checkRoomFor('item_types', await repo.countItemTypes(trx));
     const copy = await duplicateItemTypeRows(trx, source);
@@ -217,7 +215,7 @@ export async function duplicateItemType(db: Db, idOrApiKey: string): Promise<Res
       kind: copy.modular_block ? 'modular_block' : 'item_type',
     });
     const itemType = await present(trx, copy);
-    await emitEvent(trx, { entityType: 'item_type', eventType: 'create', entity: itemType });
+    await emitEvent(tx, { entityType: 'item_type', eventType: 'create', entity: itemType });
     return itemType;
   });
 }
@@ -226,7 +224,7 @@ export async function duplicateItemType(db: Db, idOrApiKey: string): Promise<Res
  * Removes this model from other fields' link validators; refuses when a block is
  * still embeddable somewhere, or when a link field would be left with no model.
  */
-async function detachReferences(trx: Trx, target: ItemTypeRow): Promise<string[]> {
+async function detachReferences(trx: EnvTrx, target: ItemTypeRow): Promise<string[]> {
   const fields = (await fieldsReferencing(trx, target.id)).filter(
     (field) => field.item_type_id !== target.id,
   );
@@ -259,11 +257,12 @@ async function detachReferences(trx: Trx, target: ItemTypeRow): Promise<string[]
 }
 
 export async function destroyItemType(
-  db: Db,
+  scope: Scope,
   idOrApiKey: string,
   options: { skipMenuItemsDeletion: boolean },
 ): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const target = await findOrFail(trx, idOrApiKey);
     const deleted = await present(trx, target);
     const affectedIds = await detachReferences(trx, target);
@@ -276,10 +275,10 @@ export async function destroyItemType(
     await removeMenuEntriesOf(trx, 'schema_menu_items', target.id);
     if (!options.skipMenuItemsDeletion) await removeMenuEntriesOf(trx, 'menu_items', target.id);
     await repo.deleteItemType(trx, target.id);
-    await emitEvent(trx, { entityType: 'item_type', eventType: 'delete', entity: deleted });
+    await emitEvent(tx, { entityType: 'item_type', eventType: 'delete', entity: deleted });
     for (const previous of previousOfAffected) {
       const row = await findOrFail(trx, previous.id);
-      await emitEvent(trx, {
+      await emitEvent(tx, {
         entityType: 'item_type',
         eventType: 'update',
         entity: await present(trx, row),

@@ -1,10 +1,10 @@
+import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import type { MenuItemRow, SchemaMenuItemRow } from '../../db/schema.ts';
-import type { Queryable, Trx } from '../../db/transaction.ts';
 import { loadTree, type MenuTable, relayout } from './tree-store.ts';
 
 /** The next free position at the end of a sibling group (1 when empty). */
 async function nextPosition(
-  db: Queryable,
+  db: EnvQueryable,
   table: MenuTable,
   parentId: string | null,
 ): Promise<number> {
@@ -18,7 +18,7 @@ async function nextPosition(
 
 /** The content-navigation entry created with a model, appended at the top level. */
 export async function createLinkedMenuItem(
-  trx: Trx,
+  trx: EnvTrx,
   item: { id: string; label: string; itemTypeId: string },
 ): Promise<MenuItemRow> {
   return trx
@@ -39,7 +39,7 @@ export async function createLinkedMenuItem(
 
 /** The schema-sidebar entry every model and block gets, appended at the top level. */
 export async function createLinkedSchemaMenuItem(
-  trx: Trx,
+  trx: EnvTrx,
   item: { id: string; itemTypeId: string; kind: 'item_type' | 'modular_block' },
 ): Promise<SchemaMenuItemRow> {
   return trx
@@ -61,7 +61,7 @@ export async function createLinkedSchemaMenuItem(
  * move to the top level, as when such an entry is deleted through its own endpoint).
  */
 export async function removeMenuEntriesOf(
-  trx: Trx,
+  trx: EnvTrx,
   table: MenuTable,
   itemTypeId: string,
 ): Promise<void> {

@@ -1,6 +1,10 @@
-import type { Db } from '../../db/client.ts';
+import {
+  type EnvQueryable,
+  type EnvTrx,
+  inEnvironmentTransaction,
+  type Scope,
+} from '../../db/environment-scope.ts';
 import type { MenuItemRow } from '../../db/schema.ts';
-import { inSchemaTransaction, type Queryable, type Trx } from '../../db/transaction.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentMenuItem } from '../../presenters/menu-item.ts';
 import { NotFound } from '../errors.ts';
@@ -24,34 +28,34 @@ const MENU: MenuKind = {
 };
 
 /** Presents rows with their children as stored now. */
-async function presenter(db: Queryable): Promise<(row: MenuItemRow) => Resource> {
+async function presenter(db: EnvQueryable): Promise<(row: MenuItemRow) => Resource> {
   const children = childIdsOf(await loadTree(db, MENU.table));
   return (row) => presentMenuItem(row, children.get(row.id) ?? []);
 }
 
-async function findOrFail(db: Queryable, id: string): Promise<MenuItemRow> {
+async function findOrFail(db: EnvQueryable, id: string): Promise<MenuItemRow> {
   const row = await db.selectFrom('menu_items').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw new NotFound(MENU.label, id);
   return row;
 }
 
 /** Every menu item, oldest first; `ids` narrows the list (unknown ids are skipped). */
-export async function listMenuItems(db: Db, ids?: string[]): Promise<Resource[]> {
+export async function listMenuItems(scope: Scope, ids?: string[]): Promise<Resource[]> {
   if (ids?.length === 0) return [];
-  let query = db.selectFrom('menu_items').selectAll().orderBy('seq');
+  let query = scope.db.selectFrom('menu_items').selectAll().orderBy('seq');
   if (ids) query = query.where('id', 'in', ids);
   const rows = await query.execute();
-  return rows.map(await presenter(db));
+  return rows.map(await presenter(scope.db));
 }
 
-export async function findMenuItem(db: Db, id: string): Promise<Resource> {
-  const row = await findOrFail(db, id);
-  return (await presenter(db))(row);
+export async function findMenuItem(scope: Scope, id: string): Promise<Resource> {
+  const row = await findOrFail(scope.db, id);
+  return (await presenter(scope.db))(row);
 }
 
 /** Validates the merged state, then makes room for the item among its new siblings. */
 async function checkAndPlace(
-  trx: Trx,
+  trx: EnvTrx,
   id: string,
   draft: MenuItemDraft,
   input: MenuItemInput,
@@ -70,8 +74,9 @@ async function checkAndPlace(
   return placeOf(await relayout(trx, MENU.table, nodes, new Map([[id, placement]])), id);
 }
 
-export async function createMenuItem(db: Db, input: MenuItemInput): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function createMenuItem(scope: Scope, input: MenuItemInput): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const id = input.id ?? generateId();
     const draft = applyMenuItemInput(NEW_MENU_ITEM, input);
     const place = await checkAndPlace(trx, id, draft, input);
@@ -84,8 +89,13 @@ export async function createMenuItem(db: Db, input: MenuItemInput): Promise<Reso
   });
 }
 
-export async function updateMenuItem(db: Db, id: string, input: MenuItemInput): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function updateMenuItem(
+  scope: Scope,
+  id: string,
+  input: MenuItemInput,
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const draft = applyMenuItemInput(await findOrFail(trx, id), input);
     const place = await checkAndPlace(trx, id, draft, input);
     const row = await trx
@@ -99,8 +109,9 @@ export async function updateMenuItem(db: Db, id: string, input: MenuItemInput): 
 }
 
 /** Returns the item as it was; its children move to the end of the top level. */
-export async function destroyMenuItem(db: Db, id: string): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function destroyMenuItem(scope: Scope, id: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const deleted = (await presenter(trx))(await findOrFail(trx, id));
     await relayout(trx, MENU.table, await loadTree(trx, MENU.table), new Map(), new Set([id]));
     await trx.deleteFrom('menu_items').where('id', '=', id).execute();
@@ -109,8 +120,9 @@ export async function destroyMenuItem(db: Db, id: string): Promise<Resource> {
 }
 
 /** Returns the listed items after the move, in request order. */
-export async function reorderMenuItems(db: Db, entries: ReorderEntry[]): Promise<Resource[]> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function reorderMenuItems(scope: Scope, entries: ReorderEntry[]): Promise<Resource[]> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     await reorderMenu(trx, MENU, entries);
     const ids = entries.map((entry) => entry.id);
     if (ids.length === 0) return [];

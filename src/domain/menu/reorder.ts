@@ -1,4 +1,4 @@
-import type { Trx } from '../../db/transaction.ts';
+import type { EnvTrx } from '../../db/environment-scope.ts';
 import { DomainError, Issues, NotFound, type RecordType } from '../errors.ts';
 import { checkParents, checkPosition } from './tree-rules.ts';
 import { loadTree, type MenuTable, relayout } from './tree-store.ts';
@@ -13,7 +13,7 @@ export type MenuKind = { table: MenuTable; type: string; recordType: RecordType;
  * slot under the same parent are DUPLICATE_POSITIONS_FOUND.
  */
 export async function reorderMenu(
-  trx: Trx,
+  trx: EnvTrx,
   kind: MenuKind,
   entries: ReorderEntry[],
 ): Promise<void> {

@@ -1,6 +1,10 @@
-import type { Db } from '../../db/client.ts';
+import {
+  type EnvQueryable,
+  type EnvTrx,
+  inEnvironmentTransaction,
+  type Scope,
+} from '../../db/environment-scope.ts';
 import type { SchemaMenuItemRow } from '../../db/schema.ts';
-import { inSchemaTransaction, type Queryable, type Trx } from '../../db/transaction.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentSchemaMenuItem } from '../../presenters/menu-item.ts';
 import { DomainError, NotFound } from '../errors.ts';
@@ -25,12 +29,12 @@ const MENU: MenuKind = {
 };
 
 /** Presents rows with their children as stored now. */
-async function presenter(db: Queryable): Promise<(row: SchemaMenuItemRow) => Resource> {
+async function presenter(db: EnvQueryable): Promise<(row: SchemaMenuItemRow) => Resource> {
   const children = childIdsOf(await loadTree(db, MENU.table));
   return (row) => presentSchemaMenuItem(row, children.get(row.id) ?? []);
 }
 
-async function findOrFail(db: Queryable, id: string): Promise<SchemaMenuItemRow> {
+async function findOrFail(db: EnvQueryable, id: string): Promise<SchemaMenuItemRow> {
   const row = await db
     .selectFrom('schema_menu_items')
     .selectAll()
@@ -41,22 +45,22 @@ async function findOrFail(db: Queryable, id: string): Promise<SchemaMenuItemRow>
 }
 
 /** Every schema menu item, oldest first; `ids` narrows the list (unknown ids are skipped). */
-export async function listSchemaMenuItems(db: Db, ids?: string[]): Promise<Resource[]> {
+export async function listSchemaMenuItems(scope: Scope, ids?: string[]): Promise<Resource[]> {
   if (ids?.length === 0) return [];
-  let query = db.selectFrom('schema_menu_items').selectAll().orderBy('seq');
+  let query = scope.db.selectFrom('schema_menu_items').selectAll().orderBy('seq');
   if (ids) query = query.where('id', 'in', ids);
   const rows = await query.execute();
-  return rows.map(await presenter(db));
+  return rows.map(await presenter(scope.db));
 }
 
-export async function findSchemaMenuItem(db: Db, id: string): Promise<Resource> {
-  const row = await findOrFail(db, id);
-  return (await presenter(db))(row);
+export async function findSchemaMenuItem(scope: Scope, id: string): Promise<Resource> {
+  const row = await findOrFail(scope.db, id);
+  return (await presenter(scope.db))(row);
 }
 
 /** Validates the merged state, then moves this item (and any children it lists). */
 async function checkAndPlace(
-  trx: Trx,
+  trx: EnvTrx,
   id: string,
   before: SchemaMenuItemDraft | null,
   next: SchemaMenuItemDraft,
@@ -68,8 +72,12 @@ async function checkAndPlace(
   return placeOf(await relayout(trx, MENU.table, nodes, placements), id);
 }
 
-export async function createSchemaMenuItem(db: Db, input: SchemaMenuItemInput): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function createSchemaMenuItem(
+  scope: Scope,
+  input: SchemaMenuItemInput,
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const id = input.id ?? generateId();
     const draft = applySchemaMenuItemInput(NEW_SCHEMA_MENU_ITEM, input);
     const place = await checkAndPlace(trx, id, null, draft, input);
@@ -83,11 +91,12 @@ export async function createSchemaMenuItem(db: Db, input: SchemaMenuItemInput): 
 }
 
 export async function updateSchemaMenuItem(
-  db: Db,
+  scope: Scope,
   id: string,
   input: SchemaMenuItemInput,
 ): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const before = await findOrFail(trx, id);
     const draft = applySchemaMenuItemInput(before, input);
     const place = await checkAndPlace(trx, id, before, draft, input);
@@ -102,8 +111,9 @@ export async function updateSchemaMenuItem(
 }
 
 /** Returns the item as it was; its children move to the end of the top level. */
-export async function destroySchemaMenuItem(db: Db, id: string): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function destroySchemaMenuItem(scope: Scope, id: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const row = await findOrFail(trx, id);
     if (row.item_type_id !== null) {
       throw new DomainError(
@@ -119,8 +129,12 @@ export async function destroySchemaMenuItem(db: Db, id: string): Promise<Resourc
 }
 
 /** Returns the listed items after the move, in request order. */
-export async function reorderSchemaMenuItems(db: Db, entries: ReorderEntry[]): Promise<Resource[]> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function reorderSchemaMenuItems(
+  scope: Scope,
+  entries: ReorderEntry[],
+): Promise<Resource[]> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     await reorderMenu(trx, MENU, entries);
     const ids = entries.map((entry) => entry.id);
     if (ids.length === 0) return [];

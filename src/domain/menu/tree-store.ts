@@ -1,10 +1,10 @@
-import type { Queryable, Trx } from '../../db/transaction.ts';
+import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import { layoutTree, type Placement, type TreeNode } from './tree.ts';
 
 export type MenuTable = 'menu_items' | 'schema_menu_items';
 
 /** Every item of a menu in display order; menus are small enough to lay out whole. */
-export async function loadTree(db: Queryable, table: MenuTable): Promise<TreeNode[]> {
+export async function loadTree(db: EnvQueryable, table: MenuTable): Promise<TreeNode[]> {
   const rows = await db
     .selectFrom(table)
     .select(['id', 'parent_id', 'position'])
@@ -32,7 +32,7 @@ export function childIdsOf(nodes: TreeNode[]): Map<string, string[]> {
  * the returned places tell it where new items go.
  */
 export async function relayout(
-  trx: Trx,
+  trx: EnvTrx,
   table: MenuTable,
   nodes: TreeNode[],
   placements: ReadonlyMap<string, Placement>,

@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import type { Queryable, Trx } from '../../db/transaction.ts';
+import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import type { GroupKey, Placed } from './order.ts';
 
 /**
  * The members of one group in display order: by position, a fieldset before a field
  * on a tie (as the model's form shows them), then by age.
  */
-export async function loadGroup(db: Queryable, key: GroupKey): Promise<Placed[]> {
+export async function loadGroup(db: EnvQueryable, key: GroupKey): Promise<Placed[]> {
   let fieldsQuery = db
     .selectFrom('fields')
     .select(['id', 'position', 'seq'])
@@ -44,7 +44,7 @@ export async function loadGroup(db: Queryable, key: GroupKey): Promise<Placed[]>
  * yet (a field being created) are the caller's to insert. Returns the members that moved.
  */
 export async function storeGroup(
-  trx: Trx,
+  trx: EnvTrx,
   key: GroupKey,
   before: readonly Placed[],
   after: readonly Placed[],
@@ -54,18 +54,30 @@ export async function storeGroup(
   const fields = moved.filter((member) => member.kind === 'field');
   const fieldsets = moved.filter((member) => member.kind === 'fieldset');
   if (fields.length > 0) {
-    await sql`UPDATE fields AS f SET position = v.position, fieldset_id = ${key.fieldsetId}
-      FROM (VALUES ${valueRows(fields)}) AS v(id, position)
-      WHERE f.id = v.id AND f.item_type_id = ${key.itemTypeId}`.execute(trx);
+    await trx
+      .updateTable('fields')
+      .set({ position: newPosition(fields), fieldset_id: key.fieldsetId })
+      .where('id', 'in', ids(fields))
+      .where('item_type_id', '=', key.itemTypeId)
+      .execute();
   }
   if (fieldsets.length > 0) {
-    await sql`UPDATE fieldsets AS f SET position = v.position
-      FROM (VALUES ${valueRows(fieldsets)}) AS v(id, position)
-      WHERE f.id = v.id AND f.item_type_id = ${key.itemTypeId}`.execute(trx);
+    await trx
+      .updateTable('fieldsets')
+      .set({ position: newPosition(fieldsets) })
+      .where('id', 'in', ids(fieldsets))
+      .where('item_type_id', '=', key.itemTypeId)
+      .execute();
   }
   return moved;
 }
 
-function valueRows(members: Placed[]) {
-  return sql.join(members.map((m) => sql`(${m.id}::text, ${m.position}::integer)`));
+function ids(members: Placed[]): string[] {
+  return members.map((member) => member.id);
+}
+
+/** Each row's new position, looked up by its id in one JSON object: one statement per table. */
+function newPosition(members: Placed[]) {
+  const byId = Object.fromEntries(members.map((member) => [member.id, member.position]));
+  return sql<number>`(${JSON.stringify(byId)}::jsonb ->> ${sql.ref('id')})::integer`;
 }

@@ -1,4 +1,4 @@
-import type { Trx } from '../../db/transaction.ts';
+import type { EnvTrx } from '../../db/environment-scope.ts';
 import { loadGroup, storeGroup } from './group-store.ts';
 import {
   type GroupKey,
@@ -24,7 +24,7 @@ function placementOf(after: readonly Placed[], moved: Placed[], id: string): Pla
  * shift down) or last. The caller inserts the member with the position returned.
  */
 export async function placeNew(
-  trx: Trx,
+  trx: EnvTrx,
   key: GroupKey,
   member: Member,
   position: number | undefined,
@@ -36,7 +36,7 @@ export async function placeNew(
 
 /** Makes room for a member about to be created right after `afterId` (a copy of it). */
 export async function placeAfter(
-  trx: Trx,
+  trx: EnvTrx,
   key: GroupKey,
   member: Member,
   afterId: string,
@@ -52,7 +52,7 @@ export async function placeAfter(
  * position is given: the fieldset changes, not the place asked for).
  */
 export async function moveMember(
-  trx: Trx,
+  trx: EnvTrx,
   member: Placed,
   from: GroupKey,
   to: GroupKey,
@@ -72,7 +72,7 @@ export async function moveMember(
 }
 
 /** Takes a member out of its group before it is deleted; the siblings after it shift up. */
-export async function removeMember(trx: Trx, key: GroupKey, id: string): Promise<Placed[]> {
+export async function removeMember(trx: EnvTrx, key: GroupKey, id: string): Promise<Placed[]> {
   const before = await loadGroup(trx, key);
   return storeGroup(trx, key, before, without(before, id));
 }

@@ -1,4 +1,4 @@
-import type { SiteRow } from '../../db/schema.ts';
+import type { SiteSettingsRow } from '../../db/schema.ts';
 import type { Permission } from '../actor.ts';
 import { DomainError, Issues } from '../errors.ts';
 import { MAX_LOCALES } from '../limits.ts';
@@ -45,7 +45,7 @@ export function validateSiteUpdate(update: SiteUpdate): void {
   issues.throwIfAny();
 }
 
-export function localesChanged(before: SiteRow, update: SiteUpdate): boolean {
+export function localesChanged(before: SiteSettingsRow, update: SiteUpdate): boolean {
   return (
     update.locales !== undefined &&
     JSON.stringify(update.locales) !== JSON.stringify(before.locales)

@@ -1,7 +1,11 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.ts';
-import type { SiteRow } from '../../db/schema.ts';
-import { inSchemaTransaction, type Queryable } from '../../db/transaction.ts';
+import {
+  type EnvQueryable,
+  inEnvironmentTransaction,
+  type Scope,
+} from '../../db/environment-scope.ts';
+import type { SiteRow, SiteSettingsRow } from '../../db/schema.ts';
+import type { Queryable } from '../../db/transaction.ts';
 import { presentField } from '../../presenters/field.ts';
 import { presentFieldset } from '../../presenters/fieldset.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
@@ -13,12 +17,29 @@ import { SITE_INCLUDES, type SiteUpdate } from './attributes.ts';
 import { rewriteLocalizedDefaults } from './localized-defaults.ts';
 import { checkSettingPermissions, localesChanged, validateSiteUpdate } from './rules.ts';
 
-async function present(db: Queryable, row: SiteRow): Promise<Resource> {
+async function present(
+  db: EnvQueryable,
+  project: SiteRow,
+  settings: SiteSettingsRow,
+): Promise<Resource> {
   const itemTypes = await db.selectFrom('item_types').select('id').orderBy('seq').execute();
   return presentSite(
-    row,
+    project,
+    settings,
     itemTypes.map((itemType) => itemType.id),
   );
+}
+
+/** The project's site row and the environment's settings, through one handle each. */
+async function loadSite(
+  project: Queryable,
+  db: EnvQueryable,
+): Promise<{ project: SiteRow; settings: SiteSettingsRow }> {
+  const [projectRow, settings] = await Promise.all([
+    project.selectFrom('site').selectAll().executeTakeFirstOrThrow(),
+    db.selectFrom('site_settings').selectAll().executeTakeFirstOrThrow(),
+  ]);
+  return { project: projectRow, settings };
 }
 
 /**
@@ -27,7 +48,7 @@ async function present(db: Queryable, row: SiteRow): Promise<Resource> {
  * and `account` are accepted and include nothing: records and accounts are not served.
  */
 export async function findSite(
-  db: Db,
+  scope: Scope,
   include: string[],
 ): Promise<{ data: Resource; included?: Resource[] }> {
   const unknown = include.filter((path) => !(SITE_INCLUDES as readonly string[]).includes(path));
@@ -35,17 +56,18 @@ export async function findSite(
     const messages = unknown.map((path) => `include: unknown relationship path "${path}"`);
     throw new DomainError('INVALID_PARAMS', messages.join('; '), { messages });
   }
-  const data = await present(db, await db.selectFrom('site').selectAll().executeTakeFirstOrThrow());
+  const loaded = await loadSite(scope.project, scope.db);
+  const data = await present(scope.db, loaded.project, loaded.settings);
   // JSON:API: including `item_types.fields` includes the models on the way.
   const wantsItemTypes = include.some((path) => path.split('.')[0] === 'item_types');
   if (!wantsItemTypes) return { data };
-  const included = await listItemTypes(db);
-  if (include.includes('item_types.fields')) included.push(...(await allFields(db)));
-  if (include.includes('item_types.fieldsets')) included.push(...(await allFieldsets(db)));
+  const included = await listItemTypes(scope);
+  if (include.includes('item_types.fields')) included.push(...(await allFields(scope.db)));
+  if (include.includes('item_types.fieldsets')) included.push(...(await allFieldsets(scope.db)));
   return { data, included };
 }
 
-async function allFields(db: Db): Promise<Resource[]> {
+async function allFields(db: EnvQueryable): Promise<Resource[]> {
   const rows = await db
     .selectFrom('fields')
     .innerJoin('item_types', 'item_types.id', 'fields.item_type_id')
@@ -57,7 +79,7 @@ async function allFields(db: Db): Promise<Resource[]> {
   return rows.map(presentField);
 }
 
-async function allFieldsets(db: Db): Promise<Resource[]> {
+async function allFieldsets(db: EnvQueryable): Promise<Resource[]> {
   const rows = await db
     .selectFrom('fieldsets')
     .innerJoin('item_types', 'item_types.id', 'fieldsets.item_type_id')
@@ -68,31 +90,59 @@ async function allFieldsets(db: Db): Promise<Resource[]> {
   return rows.map(presentFieldset);
 }
 
-/** Changes the settings sent; a change of locales reshapes localized default values with it. */
+// The settings each environment keeps for itself; the rest are project-wide.
+const ENVIRONMENT_SETTINGS = [
+  'locales',
+  'timezone',
+  'theme',
+  'no_index',
+  'favicon',
+  'global_seo',
+] as const;
+
+/**
+ * Changes the settings sent: the environment's in its own settings row, the project's
+ * in the site row. A change of locales reshapes localized default values with it.
+ */
 export async function updateSite(
-  db: Db,
+  scope: Scope,
   permissions: ReadonlySet<Permission>,
   update: SiteUpdate,
 ): Promise<Resource> {
   checkSettingPermissions(update, permissions);
   validateSiteUpdate(update);
-  return inSchemaTransaction(db, async (trx) => {
-    const before = await trx.selectFrom('site').selectAll().executeTakeFirstOrThrow();
-    if (Object.keys(update).length === 0) return present(trx, before);
-    const { locales, theme, global_seo, ...plain } = update;
-    const row = await trx
-      .updateTable('site')
-      .set({
-        ...plain,
-        ...(locales !== undefined ? { locales: JSON.stringify(locales) } : {}),
-        ...(theme !== undefined ? { theme: JSON.stringify(theme) } : {}),
-        ...(global_seo !== undefined ? { global_seo: JSON.stringify(global_seo) } : {}),
-        last_data_change_at: sql<Date>`now()`,
-      })
-      .where('id', '=', before.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (localesChanged(before, update)) await rewriteLocalizedDefaults(trx, row.locales);
-    return present(trx, row);
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const before = await loadSite(tx.project, tx.db);
+    if (Object.keys(update).length === 0) return present(tx.db, before.project, before.settings);
+    const { locales, theme, global_seo, timezone, no_index, favicon, ...projectWide } = update;
+    const touchesEnvironment = ENVIRONMENT_SETTINGS.some((key) => update[key] !== undefined);
+    const settings = touchesEnvironment
+      ? await tx.db
+          .updateTable('site_settings')
+          .set({
+            ...(timezone !== undefined ? { timezone } : {}),
+            ...(no_index !== undefined ? { no_index } : {}),
+            ...(favicon !== undefined ? { favicon } : {}),
+            ...(locales !== undefined ? { locales: JSON.stringify(locales) } : {}),
+            ...(theme !== undefined ? { theme: JSON.stringify(theme) } : {}),
+            ...(global_seo !== undefined ? { global_seo: JSON.stringify(global_seo) } : {}),
+            last_data_change_at: sql<Date>`now()`,
+          })
+          .where('id', '=', before.settings.id)
+          .returningAll()
+          .executeTakeFirstOrThrow()
+      : before.settings;
+    const project =
+      Object.keys(projectWide).length > 0
+        ? await tx.project
+            .updateTable('site')
+            .set({ ...projectWide, last_data_change_at: sql<Date>`now()` })
+            .where('id', '=', before.project.id)
+            .returningAll()
+            .executeTakeFirstOrThrow()
+        : before.project;
+    if (localesChanged(before.settings, update))
+      await rewriteLocalizedDefaults(tx.db, settings.locales);
+    return present(tx.db, project, settings);
   });
 }

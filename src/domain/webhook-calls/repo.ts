@@ -1,11 +1,11 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
-import type { Database, WebhookCallRow } from '../../db/schema.ts';
+import type { ProjectDatabase, WebhookCallRow } from '../../db/schema.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { WEBHOOK_CALLS_CHANNEL } from '../../events/channel.ts';
 import { isRowId } from '../auth/row-id.ts';
 import type { CallListQuery } from './query.ts';
 
-type CallQuery<O> = SelectQueryBuilder<Database, 'webhook_calls', O>;
+type CallQuery<O> = SelectQueryBuilder<ProjectDatabase, 'webhook_calls', O>;
 
 function filtered<O>(query: CallQuery<O>, params: CallListQuery): CallQuery<O> {
   let q = query;

@@ -1,10 +1,11 @@
 import type { Db } from '../../db/client.ts';
 import type { WebhookRow } from '../../db/schema.ts';
-import { type Queryable, violatedUniqueConstraint } from '../../db/transaction.ts';
+import type { Queryable } from '../../db/transaction.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentWebhook } from '../../presenters/webhook.ts';
-import { NotFound, uniquenessFailure } from '../errors.ts';
+import { NotFound } from '../errors.ts';
 import { checkRoomFor } from '../limits.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import * as repo from './repo.ts';
 import {
   applyWebhookInput,
@@ -30,13 +31,6 @@ export async function listWebhooks(db: Db): Promise<Resource[]> {
 
 export async function findWebhook(db: Db, id: string): Promise<Resource> {
   return presentWebhook(await findWebhookOrFail(db, id));
-}
-
-/** A unique index caught a race the check could not see: report it as the check would. */
-function rethrowUniqueness(error: unknown): never {
-  if (violatedUniqueConstraint(error) === 'webhooks_name_key')
-    throw uniquenessFailure('Webhook', 'name');
-  throw error;
 }
 
 export async function createWebhook(db: Db, input: WebhookAttributesInput): Promise<Resource> {

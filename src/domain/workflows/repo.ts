@@ -1,16 +1,16 @@
+import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { WorkflowRow } from '../../db/schema.ts';
-import type { Queryable } from '../../db/transaction.ts';
 import type { WorkflowDraft } from './rules.ts';
 
-export async function findWorkflow(db: Queryable, id: string): Promise<WorkflowRow | undefined> {
+export async function findWorkflow(db: EnvQueryable, id: string): Promise<WorkflowRow | undefined> {
   return db.selectFrom('workflows').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function listWorkflows(db: Queryable): Promise<WorkflowRow[]> {
+export async function listWorkflows(db: EnvQueryable): Promise<WorkflowRow[]> {
   return db.selectFrom('workflows').selectAll().orderBy('seq').execute();
 }
 
-export async function insertWorkflow(db: Queryable, draft: WorkflowDraft): Promise<WorkflowRow> {
+export async function insertWorkflow(db: EnvQueryable, draft: WorkflowDraft): Promise<WorkflowRow> {
   return db
     .insertInto('workflows')
     .values({ ...draft, stages: JSON.stringify(draft.stages) })
@@ -18,7 +18,7 @@ export async function insertWorkflow(db: Queryable, draft: WorkflowDraft): Promi
     .executeTakeFirstOrThrow();
 }
 
-export async function saveWorkflow(db: Queryable, draft: WorkflowDraft): Promise<WorkflowRow> {
+export async function saveWorkflow(db: EnvQueryable, draft: WorkflowDraft): Promise<WorkflowRow> {
   const { id, ...changes } = draft;
   return db
     .updateTable('workflows')
@@ -28,13 +28,13 @@ export async function saveWorkflow(db: Queryable, draft: WorkflowDraft): Promise
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteWorkflow(db: Queryable, id: string): Promise<void> {
+export async function deleteWorkflow(db: EnvQueryable, id: string): Promise<void> {
   await db.deleteFrom('workflows').where('id', '=', id).execute();
 }
 
 /** Is another workflow already using this api_key? */
 export async function apiKeyTaken(
-  db: Queryable,
+  db: EnvQueryable,
   apiKey: string,
   exceptId: string | null,
 ): Promise<boolean> {
@@ -44,7 +44,7 @@ export async function apiKeyTaken(
 }
 
 /** Ids of the models that follow this workflow. */
-export async function itemTypesUsing(db: Queryable, workflowId: string): Promise<string[]> {
+export async function itemTypesUsing(db: EnvQueryable, workflowId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('item_types')
     .select('id')

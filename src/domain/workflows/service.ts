@@ -1,43 +1,36 @@
-import type { Db } from '../../db/client.ts';
-import type { WorkflowRow } from '../../db/schema.ts';
 import {
-  inSchemaTransaction,
-  type Queryable,
-  violatedUniqueConstraint,
-} from '../../db/transaction.ts';
+  type EnvQueryable,
+  inEnvironmentTransaction,
+  type Scope,
+} from '../../db/environment-scope.ts';
+import type { WorkflowRow } from '../../db/schema.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentWorkflow } from '../../presenters/workflow.ts';
-import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
+import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
 import * as repo from './repo.ts';
 import { applyWorkflowInput, validateWorkflow, type WorkflowInput } from './rules.ts';
 
-async function findOrFail(db: Queryable, id: string): Promise<WorkflowRow> {
+async function findOrFail(db: EnvQueryable, id: string): Promise<WorkflowRow> {
   const row = await repo.findWorkflow(db, id);
   if (!row) throw new NotFound('Workflow', id);
   return row;
 }
 
-export async function listWorkflows(db: Db): Promise<Resource[]> {
-  return (await repo.listWorkflows(db)).map(presentWorkflow);
+export async function listWorkflows(scope: Scope): Promise<Resource[]> {
+  return (await repo.listWorkflows(scope.db)).map(presentWorkflow);
 }
 
-export async function findWorkflow(db: Db, id: string): Promise<Resource> {
-  return presentWorkflow(await findOrFail(db, id));
+export async function findWorkflow(scope: Scope, id: string): Promise<Resource> {
+  return presentWorkflow(await findOrFail(scope.db, id));
 }
 
-/** A unique index caught a race the checks could not see: report it as the checks would. */
-function rethrowUniqueness(error: unknown): never {
-  const constraint = violatedUniqueConstraint(error);
-  if (constraint === 'workflows_api_key_key') throw uniquenessFailure('Workflow', 'api_key');
-  if (constraint === 'workflows_pkey') throw uniquenessFailure('Workflow', 'id');
-  throw error;
-}
-
-export async function createWorkflow(db: Db, input: WorkflowInput): Promise<Resource> {
+export async function createWorkflow(scope: Scope, input: WorkflowInput): Promise<Resource> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       const idIssues = new Issues('Workflow');
       await checkNewId(trx, idIssues, 'id', input.id, 'workflows');
       idIssues.throwIfAny();
@@ -53,9 +46,14 @@ export async function createWorkflow(db: Db, input: WorkflowInput): Promise<Reso
   }
 }
 
-export async function updateWorkflow(db: Db, id: string, input: WorkflowInput): Promise<Resource> {
+export async function updateWorkflow(
+  scope: Scope,
+  id: string,
+  input: WorkflowInput,
+): Promise<Resource> {
   try {
-    return await inSchemaTransaction(db, async (trx) => {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const trx = tx.db;
       const before = await findOrFail(trx, id);
       const next = applyWorkflowInput(before, input);
       const draft = validateWorkflow(next, {
@@ -69,8 +67,9 @@ export async function updateWorkflow(db: Db, id: string, input: WorkflowInput): 
 }
 
 /** Refused while a model follows the workflow: its records would lose their stages. */
-export async function destroyWorkflow(db: Db, id: string): Promise<Resource> {
-  return inSchemaTransaction(db, async (trx) => {
+export async function destroyWorkflow(scope: Scope, id: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
     const target = await findOrFail(trx, id);
     const itemTypeIds = await repo.itemTypesUsing(trx, target.id);
     if (itemTypeIds.length > 0) {

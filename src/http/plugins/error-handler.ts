@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isVanishedEnvironmentError } from '../../db/environment-scope.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { errorDocument, statusOf } from '../errors.ts';
 
@@ -19,6 +20,9 @@ function describe(error: AjvError): string {
 /** Turns a Fastify-level failure into the domain error the API reports for it. */
 function toDomainError(error: FastifyError, bodyLimit: number): DomainError | null {
   if (error instanceof DomainError) return error;
+  if (isVanishedEnvironmentError(error)) {
+    return new DomainError('INVALID_ENVIRONMENT', 'The environment was destroyed');
+  }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new DomainError(
       'REQUEST_BODY_TOO_LARGE',

@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import {
+  type EnvironmentRef,
+  environmentRef,
+  type Scope,
+  scopeFor,
+} from '../../db/environment-scope.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import { authenticate } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 
@@ -19,6 +26,7 @@ function bearerToken(request: FastifyRequest): string | null | undefined {
  */
 export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
   app.decorateRequest('actor', null);
+  app.decorateRequest('scope', null as unknown as Scope);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -43,7 +51,9 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
       throw new DomainError('INVALID_API_VERSION', 'X-Api-Version must be 3');
     }
     reply.header('x-api-version', '3');
-    await checkEnvironment(db, request);
+    const environment = await resolveEnvironment(db, request);
+    checkEnvironmentAccess(request, environment);
+    request.scope = scopeFor(db, environment);
     const permission = request.routeOptions.config.permission;
     if (permission && !request.actor?.permissions.has(permission)) {
       throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
@@ -66,24 +76,32 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
   });
 }
 
-async function checkEnvironment(db: Db, request: FastifyRequest): Promise<void> {
+/** The environment `X-Environment` names, else the primary: resolved once per request. */
+async function resolveEnvironment(db: Db, request: FastifyRequest): Promise<EnvironmentRef> {
   const header = request.headers['x-environment'];
   const id = typeof header === 'string' && header !== '' ? header : null;
-  const environment = id
-    ? await db
-        .selectFrom('environments')
-        .select(['id', 'is_primary'])
-        .where('id', '=', id)
-        .executeTakeFirst()
-    : { id: 'main', is_primary: true };
-  if (!environment) {
+  const query = db
+    .selectFrom('environments')
+    .select(['id', 'number', 'schema_name', 'is_primary', 'status']);
+  const [row] = await executePrepared(
+    db,
+    id === null ? query.where('is_primary', '=', true) : query.where('id', '=', id),
+  );
+  if (!row || row.status === 'destroying') {
     throw new DomainError('INVALID_ENVIRONMENT', `Environment "${id}" does not exist`);
   }
+  if (row.status !== 'ready') {
+    throw new DomainError('ENVIRONMENT_NOT_READY', `Environment "${row.id}" is being created`);
+  }
+  return environmentRef(row);
+}
+
+function checkEnvironmentAccess(request: FastifyRequest, environment: EnvironmentRef): void {
   const access = request.actor?.environmentsAccess ?? 'none';
   const allowed =
     access === 'all' ||
-    (access === 'primary_only' && environment.is_primary) ||
-    (access === 'sandbox_only' && !environment.is_primary);
+    (access === 'primary_only' && environment.isPrimary) ||
+    (access === 'sandbox_only' && !environment.isPrimary);
   if (!allowed) {
     throw new DomainError(
       'INSUFFICIENT_PERMISSIONS',

@@ -1,13 +1,83 @@
+import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import * as maintenance from '../../domain/environments/maintenance.ts';
 import * as environments from '../../domain/environments/service.ts';
+import { sendResult } from '../respond.ts';
+import {
+  ActivateMaintenanceModeQuery,
+  EnvironmentIdBody,
+  ForkEnvironmentQuery,
+} from '../schemas/environment.ts';
 import type { AppDeps } from '../types.ts';
 
+type Params = { Params: { id: string } };
+type IdBody = { Body: Static<typeof EnvironmentIdBody> };
+
+// Environments are project-wide: these routes name their environment in the path and
+// ignore X-Environment (which still has to name one the token may enter).
 export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
+  const manage = { permission: 'can_manage_environments' } as const;
+  const promote = { permission: 'can_promote_environments' } as const;
 
   app.get('/environments', async () => ({ data: await environments.listEnvironments(db) }));
 
-  app.get<{ Params: { id: string } }>('/environments/:id', async (request) => ({
+  app.get<Params>('/environments/:id', async (request) => ({
     data: await environments.findEnvironment(db, request.params.id),
+  }));
+
+  app.post<Params & IdBody & { Querystring: Static<typeof ForkEnvironmentQuery> }>(
+    '/environments/:id/fork',
+    {
+      schema: { body: EnvironmentIdBody, querystring: ForkEnvironmentQuery },
+      config: { ...manage, resourceType: 'environment', asyncJob: true },
+    },
+    async (request, reply) => {
+      const fork = await environments.startFork(db, request.params.id, request.body.data.id, {
+        fast: request.query.fast === 'true',
+      });
+      if (request.query.immediate_return === 'true') {
+        fork.completion.catch((error: unknown) => {
+          request.log.error({ err: error }, `fork into "${fork.environment.id}" failed`);
+        });
+        return reply.status(200).send({ data: fork.environment });
+      }
+      return sendResult(deps, request, reply, 200, { data: await fork.completion });
+    },
+  );
+
+  app.put<Params>('/environments/:id/promote', { config: promote }, async (request) => ({
+    data: await environments.promoteEnvironment(db, request.params.id),
+  }));
+
+  app.put<Params & IdBody>(
+    '/environments/:id/rename',
+    { schema: { body: EnvironmentIdBody }, config: { ...manage, resourceType: 'environment' } },
+    async (request) => ({
+      data: await environments.renameEnvironment(db, request.params.id, request.body.data.id),
+    }),
+  );
+
+  app.delete<Params>(
+    '/environments/:id',
+    { config: { ...manage, asyncJob: true } },
+    async (request, reply) => {
+      const data = await environments.destroyEnvironment(db, request.params.id);
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
+
+  app.get('/maintenance-mode', async () => ({
+    data: await maintenance.findMaintenanceMode(db),
+  }));
+
+  app.put<{ Querystring: Static<typeof ActivateMaintenanceModeQuery> }>(
+    '/maintenance-mode/activate',
+    { schema: { querystring: ActivateMaintenanceModeQuery }, config: promote },
+    async () => ({ data: await maintenance.setMaintenanceMode(db, true) }),
+  );
+
+  app.put('/maintenance-mode/deactivate', { config: promote }, async () => ({
+    data: await maintenance.setMaintenanceMode(db, false),
   }));
 }

@@ -13,7 +13,6 @@ function changeDocument(change: fields.FieldChange) {
 }
 
 export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
   const fieldWrite = {
     permission: 'can_edit_schema',
     resourceType: 'field',
@@ -21,26 +20,30 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   } as const;
 
   app.get<Params>('/item-types/:id/fields', async (request) => ({
-    data: await fields.listFields(db, request.params.id),
+    data: await fields.listFields(request.scope, request.params.id),
   }));
 
   app.get<Params>('/item-types/:id/fields/referencing', async (request) => ({
-    data: await fields.referencingFields(db, request.params.id),
+    data: await fields.referencingFields(request.scope, request.params.id),
   }));
 
   app.get<Params>('/item-types/:id/fields/related', async (request) => ({
-    data: await fields.relatedFields(db, request.params.id),
+    data: await fields.relatedFields(request.scope, request.params.id),
   }));
 
   app.get<Params>('/fields/:id', async (request) => ({
-    data: await fields.findField(db, request.params.id),
+    data: await fields.findField(request.scope, request.params.id),
   }));
 
   app.post<Params & { Body: Static<typeof CreateFieldBody> }>(
     '/item-types/:id/fields',
     { schema: { body: CreateFieldBody }, config: fieldWrite },
     async (request, reply) => {
-      const change = await fields.createField(db, request.params.id, newFieldInput(request.body));
+      const change = await fields.createField(
+        request.scope,
+        request.params.id,
+        newFieldInput(request.body),
+      );
       return sendResult(deps, request, reply, 201, changeDocument(change));
     },
   );
@@ -49,7 +52,11 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/fields/:id',
     { schema: { body: UpdateFieldBody }, config: fieldWrite },
     async (request, reply) => {
-      const change = await fields.updateField(db, request.params.id, fieldInput(request.body));
+      const change = await fields.updateField(
+        request.scope,
+        request.params.id,
+        fieldInput(request.body),
+      );
       return sendResult(deps, request, reply, 200, changeDocument(change));
     },
   );
@@ -58,7 +65,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/fields/:id',
     { config: { permission: 'can_edit_schema', asyncJob: true } },
     async (request, reply) => {
-      const change = await fields.destroyField(db, request.params.id);
+      const change = await fields.destroyField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 200, changeDocument(change));
     },
   );
@@ -67,7 +74,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/fields/:id/duplicate',
     { config: { permission: 'can_edit_schema', asyncJob: true } },
     async (request, reply) => {
-      const change = await fields.duplicateField(db, request.params.id);
+      const change = await fields.duplicateField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 201, changeDocument(change));
     },
   );

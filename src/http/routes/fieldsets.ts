@@ -15,15 +15,14 @@ import type { AppDeps } from '../types.ts';
 type Params = { Params: { id: string } };
 
 export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
   const fieldsetWrite = { permission: 'can_edit_schema', resourceType: 'fieldset' } as const;
 
   app.get<Params>('/item-types/:id/fieldsets', async (request) => ({
-    data: await fieldsets.listFieldsets(db, request.params.id),
+    data: await fieldsets.listFieldsets(request.scope, request.params.id),
   }));
 
   app.get<Params>('/fieldsets/:id', async (request) => ({
-    data: await fieldsets.findFieldset(db, request.params.id),
+    data: await fieldsets.findFieldset(request.scope, request.params.id),
   }));
 
   app.post<Params & { Body: Static<typeof CreateFieldsetBody> }>(
@@ -31,7 +30,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     { schema: { body: CreateFieldsetBody }, config: fieldsetWrite },
     async (request, reply) => {
       const data = await fieldsets.createFieldset(
-        db,
+        request.scope,
         request.params.id,
         fieldsetInput(request.body, true),
       );
@@ -44,7 +43,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     { schema: { body: UpdateFieldsetBody }, config: fieldsetWrite },
     async (request) => ({
       data: await fieldsets.updateFieldset(
-        db,
+        request.scope,
         request.params.id,
         fieldsetInput(request.body, false),
       ),
@@ -54,7 +53,9 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
   app.delete<Params>(
     '/fieldsets/:id',
     { config: { permission: 'can_edit_schema' } },
-    async (request) => ({ data: await fieldsets.destroyFieldset(db, request.params.id) }),
+    async (request) => ({
+      data: await fieldsets.destroyFieldset(request.scope, request.params.id),
+    }),
   );
 
   app.post<Params & { Body: Static<typeof ReorderFieldsAndFieldsetsBody> }>(
@@ -65,7 +66,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (request, reply) => {
       const data = await reorderFieldsAndFieldsets(
-        db,
+        request.scope,
         request.params.id,
         reorderEntries(request.body),
       );

@@ -28,17 +28,18 @@ function toInput(body: CreateBody | UpdateBody | undefined, includeId: boolean):
 }
 
 export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
   const schemaWrite = { permission: 'can_edit_schema', resourceType: 'item_type' } as const;
 
-  app.get('/item-types', async () => ({ data: await itemTypes.listItemTypes(db) }));
+  app.get('/item-types', async (request) => ({
+    data: await itemTypes.listItemTypes(request.scope),
+  }));
 
   app.get<Params>('/item-types/:id', async (request) => ({
-    data: await itemTypes.findItemType(db, request.params.id),
+    data: await itemTypes.findItemType(request.scope, request.params.id),
   }));
 
   app.get<Params>('/item-types/:id/referencing', async (request) => ({
-    data: await itemTypes.referencingItemTypes(db, request.params.id),
+    data: await itemTypes.referencingItemTypes(request.scope, request.params.id),
   }));
 
   app.post<{ Body: CreateBody; Querystring: Static<typeof CreateItemTypeQuery> }>(
@@ -46,7 +47,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     { schema: { body: CreateItemTypeBody, querystring: CreateItemTypeQuery }, config: schemaWrite },
     async (request, reply) => {
       const query = request.query;
-      const result = await itemTypes.createItemType(db, toInput(request.body, true), {
+      const result = await itemTypes.createItemType(request.scope, toInput(request.body, true), {
         skipMenuItemCreation: query.skip_menu_item_creation === 'true',
         menuItemId: query.menu_item_id,
         schemaMenuItemId: query.schema_menu_item_id,
@@ -61,7 +62,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     { schema: { body: UpdateItemTypeBody }, config: { ...schemaWrite, asyncJob: true } },
     async (request, reply) => {
       const data = await itemTypes.updateItemType(
-        db,
+        request.scope,
         request.params.id,
         toInput(request.body, false),
       );
@@ -73,7 +74,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id/duplicate',
     { config: { permission: 'can_edit_schema' } },
     async (request, reply) => {
-      const data = await itemTypes.duplicateItemType(db, request.params.id);
+      const data = await itemTypes.duplicateItemType(request.scope, request.params.id);
       return reply.status(201).send({ data });
     },
   );
@@ -85,7 +86,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
       config: { permission: 'can_edit_schema', asyncJob: true },
     },
     async (request, reply) => {
-      const data = await itemTypes.destroyItemType(db, request.params.id, {
+      const data = await itemTypes.destroyItemType(request.scope, request.params.id, {
         skipMenuItemsDeletion: request.query.skip_menu_items_deletion === 'true',
       });
       return sendResult(deps, request, reply, 200, { data });

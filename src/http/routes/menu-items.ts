@@ -25,24 +25,25 @@ function toInput(body: CreateBody | UpdateBody, includeId: boolean): MenuItemInp
 }
 
 export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
   const menuWrite = { permission: 'can_manage_menu', resourceType: 'menu_item' } as const;
 
   app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
     '/menu-items',
     { schema: { querystring: IdsFilterQuery } },
-    async (request) => ({ data: await menuItems.listMenuItems(db, filterIds(request.query)) }),
+    async (request) => ({
+      data: await menuItems.listMenuItems(request.scope, filterIds(request.query)),
+    }),
   );
 
   app.get<Params>('/menu-items/:id', async (request) => ({
-    data: await menuItems.findMenuItem(db, request.params.id),
+    data: await menuItems.findMenuItem(request.scope, request.params.id),
   }));
 
   app.post<{ Body: CreateBody }>(
     '/menu-items',
     { schema: { body: CreateMenuItemBody }, config: menuWrite },
     async (request, reply) => {
-      const data = await menuItems.createMenuItem(db, toInput(request.body, true));
+      const data = await menuItems.createMenuItem(request.scope, toInput(request.body, true));
       return reply.status(201).send({ data });
     },
   );
@@ -51,7 +52,7 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/menu-items/reorder',
     { schema: { body: ReorderMenuItemsBody }, config: { ...menuWrite, asyncJob: true } },
     async (request, reply) => {
-      const data = await menuItems.reorderMenuItems(db, reorderEntries(request.body));
+      const data = await menuItems.reorderMenuItems(request.scope, reorderEntries(request.body));
       return sendResult(deps, request, reply, 200, { data });
     },
   );
@@ -60,11 +61,15 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/menu-items/:id',
     { schema: { body: UpdateMenuItemBody }, config: menuWrite },
     async (request) => ({
-      data: await menuItems.updateMenuItem(db, request.params.id, toInput(request.body, false)),
+      data: await menuItems.updateMenuItem(
+        request.scope,
+        request.params.id,
+        toInput(request.body, false),
+      ),
     }),
   );
 
   app.delete<Params>('/menu-items/:id', { config: menuWrite }, async (request) => ({
-    data: await menuItems.destroyMenuItem(db, request.params.id),
+    data: await menuItems.destroyMenuItem(request.scope, request.params.id),
   }));
 }

@@ -17,19 +17,18 @@ type CreateBody = Static<typeof CreateSchemaMenuItemBody>;
 type UpdateBody = Static<typeof UpdateSchemaMenuItemBody>;
 
 export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
   const schemaWrite = { permission: 'can_edit_schema', resourceType: 'schema_menu_item' } as const;
 
   app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
     '/schema-menu-items',
     { schema: { querystring: IdsFilterQuery } },
     async (request) => ({
-      data: await schemaMenuItems.listSchemaMenuItems(db, filterIds(request.query)),
+      data: await schemaMenuItems.listSchemaMenuItems(request.scope, filterIds(request.query)),
     }),
   );
 
   app.get<Params>('/schema-menu-items/:id', async (request) => ({
-    data: await schemaMenuItems.findSchemaMenuItem(db, request.params.id),
+    data: await schemaMenuItems.findSchemaMenuItem(request.scope, request.params.id),
   }));
 
   app.post<{ Body: CreateBody }>(
@@ -42,7 +41,7 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
         attributes: document.attributes ?? {},
         relationships: relationshipIds(document.relationships),
       };
-      const data = await schemaMenuItems.createSchemaMenuItem(db, input);
+      const data = await schemaMenuItems.createSchemaMenuItem(request.scope, input);
       return reply.status(201).send({ data });
     },
   );
@@ -51,7 +50,10 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
     '/schema-menu-items/reorder',
     { schema: { body: ReorderSchemaMenuItemsBody }, config: { ...schemaWrite, asyncJob: true } },
     async (request, reply) => {
-      const data = await schemaMenuItems.reorderSchemaMenuItems(db, reorderEntries(request.body));
+      const data = await schemaMenuItems.reorderSchemaMenuItems(
+        request.scope,
+        reorderEntries(request.body),
+      );
       return sendResult(deps, request, reply, 200, { data });
     },
   );
@@ -67,11 +69,13 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
         relationships: relationshipIds(toOne),
         children: children?.data.map((child) => child.id),
       };
-      return { data: await schemaMenuItems.updateSchemaMenuItem(db, request.params.id, input) };
+      return {
+        data: await schemaMenuItems.updateSchemaMenuItem(request.scope, request.params.id, input),
+      };
     },
   );
 
   app.delete<Params>('/schema-menu-items/:id', { config: schemaWrite }, async (request) => ({
-    data: await schemaMenuItems.destroySchemaMenuItem(db, request.params.id),
+    data: await schemaMenuItems.destroySchemaMenuItem(request.scope, request.params.id),
   }));
 }

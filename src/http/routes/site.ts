@@ -7,14 +7,12 @@ import { SiteQuery, UpdateSiteBody } from '../schemas/site.ts';
 import type { AppDeps } from '../types.ts';
 
 export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
-
   app.get<{ Querystring: Static<typeof SiteQuery> }>(
     '/site',
     { schema: { querystring: SiteQuery } },
     async (request) => {
       const include = request.query.include?.split(',').filter((path) => path !== '') ?? [];
-      return site.findSite(db, include);
+      return site.findSite(request.scope, include);
     },
   );
 
@@ -24,7 +22,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     { schema: { body: UpdateSiteBody }, config: { resourceType: 'site', asyncJob: true } },
     async (request, reply) => {
       const data = await site.updateSite(
-        db,
+        request.scope,
         actorOf(request).permissions,
         request.body.data.attributes ?? {},
       );

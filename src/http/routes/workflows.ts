@@ -2,18 +2,18 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as workflows from '../../domain/workflows/service.ts';
 import { CreateWorkflowBody, UpdateWorkflowBody } from '../schemas/workflow.ts';
-import type { AppDeps } from '../types.ts';
 
 type Params = { Params: { id: string } };
 
-export async function workflowRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const { db } = deps;
+export async function workflowRoutes(app: FastifyInstance): Promise<void> {
   const write = { permission: 'can_manage_workflows', resourceType: 'workflow' } as const;
 
-  app.get('/workflows', async () => ({ data: await workflows.listWorkflows(db) }));
+  app.get('/workflows', async (request) => ({
+    data: await workflows.listWorkflows(request.scope),
+  }));
 
   app.get<Params>('/workflows/:id', async (request) => ({
-    data: await workflows.findWorkflow(db, request.params.id),
+    data: await workflows.findWorkflow(request.scope, request.params.id),
   }));
 
   app.post<{ Body: Static<typeof CreateWorkflowBody> }>(
@@ -21,7 +21,7 @@ export async function workflowRoutes(app: FastifyInstance, deps: AppDeps): Promi
     { schema: { body: CreateWorkflowBody }, config: write },
     async (request, reply) => {
       const data = request.body.data;
-      const created = await workflows.createWorkflow(db, {
+      const created = await workflows.createWorkflow(request.scope, {
         id: data.id,
         attributes: data.attributes ?? {},
       });
@@ -33,13 +33,13 @@ export async function workflowRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/workflows/:id',
     { schema: { body: UpdateWorkflowBody }, config: write },
     async (request) => ({
-      data: await workflows.updateWorkflow(db, request.params.id, {
+      data: await workflows.updateWorkflow(request.scope, request.params.id, {
         attributes: request.body.data.attributes ?? {},
       }),
     }),
   );
 
   app.delete<Params>('/workflows/:id', { config: write }, async (request) => ({
-    data: await workflows.destroyWorkflow(db, request.params.id),
+    data: await workflows.destroyWorkflow(request.scope, request.params.id),
   }));
 }

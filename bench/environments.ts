@@ -1,0 +1,149 @@
+// Benchmark: forking and destroying a big environment, and the latency of reads and
+// writes in another environment while a fork runs, against a real `fieldhouse serve`.
+// Usage: npx tsx bench/environments.ts [--db embedded|postgres] [--models 1000 --fields 30]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildClient } from '@datocms/cma-client-node';
+import pg from 'pg';
+import { openDatabase } from '../src/db/client.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { bootstrapProject } from '../src/domain/bootstrap.ts';
+import { runFieldhouse } from '../test/support/process.ts';
+import { seedSchema } from '../test/support/seed-schema.ts';
+import { percentile, printTable } from './support.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'embedded' },
+    models: { type: 'string', default: '1000' },
+    fields: { type: 'string', default: '30' },
+    'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  },
+});
+const TOKEN = 'bench-admin-token-000000001';
+
+type FreshDatabase = {
+  env: Record<string, string>;
+  database: { databaseUrl: string | null; dataDir: string };
+  cleanup(): Promise<void>;
+};
+
+async function freshDatabase(): Promise<FreshDatabase> {
+  if (values.db === 'postgres') {
+    const name = `fieldhouse_bench_env_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: values['postgres-url'] });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const url = new URL(values['postgres-url']);
+    url.pathname = `/${name}`;
+    return {
+      env: { DATABASE_URL: url.toString() },
+      database: { databaseUrl: url.toString(), dataDir: '' },
+      cleanup: async () => {
+        const c = new pg.Client({ connectionString: values['postgres-url'] });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-env-'));
+  return {
+    env: { FIELDHOUSE_DATA_DIR: dir },
+    database: { databaseUrl: null, dataDir: dir },
+    cleanup: async () => rmSync(dir, { recursive: true }),
+  };
+}
+
+let probes = 0;
+
+/** Requests in `environment` one after another until `done`, with their latencies. */
+async function probe(
+  url: string,
+  environment: string,
+  done: () => boolean,
+): Promise<{ reads: number[]; writes: number[] }> {
+  const client = buildClient({ apiToken: TOKEN, baseUrl: url, environment, autoRetry: false });
+  const reads: number[] = [];
+  const writes: number[] = [];
+  while (!done()) {
+    const i = probes++;
+    let started = performance.now();
+    await client.site.find();
+    reads.push(performance.now() - started);
+    started = performance.now();
+    await client.workflows.create({
+      name: `Probe ${i}`,
+      api_key: `probe_n${i}`,
+      stages: [{ id: 'draft', name: 'Draft', initial: true }],
+    } as never);
+    writes.push(performance.now() - started);
+  }
+  return { reads, writes };
+}
+
+const fresh = await freshDatabase();
+try {
+  const models = Number(values.models);
+  const fields = Number(values.fields);
+  const seeding = await openDatabase({ ...fresh.database, dbPoolSize: 1 });
+  await migrateToLatest(seeding.db);
+  await bootstrapProject(seeding.db, { adminToken: TOKEN });
+  await seedSchema(seeding.db, models, fields);
+  await seeding.close();
+
+  const server = runFieldhouse(['serve'], { ...fresh.env, FIELDHOUSE_ADMIN_TOKEN: TOKEN });
+  try {
+    const url = await server.listening;
+    const client = buildClient({ apiToken: TOKEN, baseUrl: url, autoRetry: false });
+    // A small environment to probe: an empty fork of nothing would not exist, so fork
+    // the big one once (also warms the caches) and empty it.
+    let started = performance.now();
+    await client.environments.fork('main', { id: 'warm' });
+    const warmFork = performance.now() - started;
+    started = performance.now();
+    await client.environments.destroy('warm');
+    const destroyMs = performance.now() - started;
+    await client.environments.fork('main', { id: 'other' });
+
+    const idle = await (async () => {
+      let n = 0;
+      return probe(url, 'other', () => n++ >= 30);
+    })();
+    let forking = true;
+    const during = probe(url, 'other', () => !forking);
+    started = performance.now();
+    await client.environments.fork('main', { id: 'measured' });
+    const forkMs = performance.now() - started;
+    forking = false;
+    const busy = await during;
+    const p50 = (values: number[]) =>
+      percentile(
+        [...values].sort((a, b) => a - b),
+        50,
+      );
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
+    console.log(`environments bench (${values.db}, ${models} models × ${fields} fields)`);
+    printTable([
+      { measure: 'fork (first, cold)', value: ms(warmFork) },
+      { measure: 'fork (measured)', value: ms(forkMs) },
+      { measure: 'destroy', value: ms(destroyMs) },
+      { measure: 'other env read p50, idle', value: ms(p50(idle.reads)) },
+      {
+        measure: `other env read p50, during fork (${busy.reads.length})`,
+        value: ms(p50(busy.reads)),
+      },
+      { measure: 'other env read max, during fork', value: ms(Math.max(...busy.reads)) },
+      { measure: 'other env write p50, idle', value: ms(p50(idle.writes)) },
+      { measure: 'other env write p50, during fork', value: ms(p50(busy.writes)) },
+      { measure: 'other env write max, during fork', value: ms(Math.max(...busy.writes)) },
+    ]);
+  } finally {
+    await server.stop();
+  }
+} finally {
+  await fresh.cleanup();
+}

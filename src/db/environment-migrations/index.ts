@@ -1,0 +1,13 @@
+import * as schema from './0001_schema.ts';
+import * as siteSettings from './0002_site_settings.ts';
+import type { EnvironmentMigration } from './types.ts';
+
+/**
+ * Every environment migration, in order: the one source of truth for the tables an
+ * environment schema holds. A new environment runs them all before its data is
+ * copied; at start, each schema runs the ones it has not run yet.
+ */
+export const environmentMigrations: Record<string, EnvironmentMigration> = {
+  '0001_schema': schema,
+  '0002_site_settings': siteSettings,
+};

@@ -1,0 +1,47 @@
+import type { Db } from '../../db/client.ts';
+import { environmentRef } from '../../db/environment-scope.ts';
+import { recordEvent } from '../../events/outbox.ts';
+import { presentMaintenanceMode } from '../../presenters/environment.ts';
+
+export type MaintenanceModeResource = ReturnType<typeof presentMaintenanceMode>;
+
+export async function findMaintenanceMode(db: Db): Promise<MaintenanceModeResource> {
+  const site = await db.selectFrom('site').select('maintenance_mode').executeTakeFirstOrThrow();
+  return presentMaintenanceMode(site.maintenance_mode);
+}
+
+/**
+ * Turns maintenance mode on or off: while on, writes to the primary environment are
+ * refused (the scoped transaction checks it under the environment's lock). A change
+ * is an event of the primary; setting the current value again changes nothing.
+ */
+export async function setMaintenanceMode(
+  db: Db,
+  active: boolean,
+): Promise<MaintenanceModeResource> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom('site')
+      .select(['id', 'maintenance_mode'])
+      .forUpdate()
+      .executeTakeFirstOrThrow();
+    const resource = presentMaintenanceMode(active);
+    if (before.maintenance_mode === active) return resource;
+    await trx
+      .updateTable('site')
+      .set({ maintenance_mode: active })
+      .where('id', '=', before.id)
+      .execute();
+    const primary = await trx
+      .selectFrom('environments')
+      .select(['id', 'number', 'schema_name', 'is_primary'])
+      .where('is_primary', '=', true)
+      .executeTakeFirstOrThrow();
+    await recordEvent(trx, environmentRef(primary), {
+      entityType: 'maintenance_mode',
+      eventType: 'change',
+      entity: { ...resource, attributes: { ...resource.attributes } },
+    });
+    return resource;
+  });
+}

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/db/client.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { bootstrapProject } from '../../src/domain/bootstrap.ts';
+import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { runFieldhouse } from '../support/process.ts';
+import { seedSchema } from '../support/seed-schema.ts';
+
+const TOKEN = 'fieldhouse-env-crash-admin-token';
+
+function connection(database: TestDatabase) {
+  return {
+    databaseUrl: database.engine === 'postgres' ? database.url : null,
+    dataDir: database.engine === 'embedded' ? database.dataDir : '',
+    dbPoolSize: 1,
+  };
+}
+
+function serve(database: TestDatabase) {
+  return runFieldhouse(['serve'], {
+    ...(database.engine === 'postgres'
+      ? { DATABASE_URL: database.url }
+      : { FIELDHOUSE_DATA_DIR: database.dataDir }),
+    FIELDHOUSE_ADMIN_TOKEN: TOKEN,
+  });
+}
+
+async function call(url: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+test('a fork killed with SIGKILL leaves no half environment: removed at restart, and logged', async () => {
+  const database = await createTestDatabase();
+  try {
+    const seeding = await openDatabase(connection(database));
+    await migrateToLatest(seeding.db);
+    await bootstrapProject(seeding.db, { adminToken: TOKEN });
+    await seedSchema(seeding.db, 300, 30);
+    await seeding.close();
+
+    const first = serve(database);
+    const url = await first.listening;
+    const started = await call(url, 'POST', '/environments/main/fork?immediate_return=true', {
+      data: { type: 'environment', id: 'crashed' },
+    });
+    assert.equal(started.status, 200);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = serve(database);
+    try {
+      const restartedUrl = await second.listening;
+      const list = await call(restartedUrl, 'GET', '/environments');
+      const environments = list.body.data as { id: string; meta: { status: string } }[];
+      const crashed = environments.find((environment) => environment.id === 'crashed');
+      // The copy may have committed before the kill; it is never left half done.
+      if (crashed) assert.equal(crashed.meta.status, 'ready');
+      else await second.waitFor(/removed environment \\"crashed\\": its fork was interrupted/);
+      assert.equal(environments.length, crashed ? 2 : 1);
+    } finally {
+      await second.stop();
+    }
+    const check = await openDatabase(connection(database));
+    try {
+      const { rows } = await sql<{ count: number }>`
+        SELECT count(*)::int AS count FROM information_schema.schemata
+        WHERE schema_name LIKE 'env\\_%'
+      `.execute(check.db);
+      const environments = await check.db.selectFrom('environments').select('id').execute();
+      assert.equal(rows[0]?.count, environments.length, 'one schema per environment, no orphan');
+    } finally {
+      await check.close();
+    }
+  } finally {
+    await database.drop();
+  }
+});
