@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
+import { ENVIRONMENT_TABLES } from '../../src/db/environment-scope.ts';
 import { type HostileRequest, hostileRequest, type Route } from '../support/hostile-requests.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -151,26 +152,26 @@ async function getJson(path: string): Promise<unknown> {
  * The append-only tables (the outbox `events`, `jobs`) are counted: a refused request
  * adds no row to them, and counting is what keeps the embedded run within budget.
  */
-const DIGESTED_TABLES = [
-  'site',
-  'environments',
-  'item_types',
-  'fields',
-  'fieldsets',
-  'menu_items',
-  'schema_menu_items',
-  'workflows',
-  'roles',
-  'access_tokens',
-  'webhooks',
-];
+const DIGESTED_PROJECT_TABLES = ['site', 'environments', 'roles', 'access_tokens', 'webhooks'];
 const COUNTED_TABLES = ['events', 'jobs'];
 
+function digest(table: string, label: string): string {
+  return `(SELECT count(*) || ':' || coalesce(md5(string_agg(r.row, '|' ORDER BY r.row)), '') FROM (SELECT (to_jsonb(t) - 'last_cma_access_at')::text AS row FROM ${table} t) r) AS "${label}"`;
+}
+
+/** Every environment's tables are digested too: a fuzzed fork or promote moves them. */
 async function snapshot(): Promise<string> {
+  const environments = await server.db
+    .selectFrom('environments')
+    .select(['id', 'schema_name'])
+    .orderBy('number')
+    .execute();
   const columns = [
-    ...DIGESTED_TABLES.map(
-      (table) =>
-        `(SELECT count(*) || ':' || coalesce(md5(string_agg(r.row, '|' ORDER BY r.row)), '') FROM (SELECT (to_jsonb(t) - 'last_cma_access_at')::text AS row FROM ${table} t) r) AS ${table}`,
+    ...DIGESTED_PROJECT_TABLES.map((table) => digest(table, table)),
+    ...environments.flatMap((environment) =>
+      ENVIRONMENT_TABLES.map((table) =>
+        digest(`"${environment.schema_name}".${table}`, `${environment.id}.${table}`),
+      ),
     ),
     ...COUNTED_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`),
   ];
