@@ -39,6 +39,8 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'fields',
   'menu_items',
   'schema_menu_items',
+  'items',
+  'item_versions',
 ];
 
 /** A request's view of the database: its environment's tables and the project's. */

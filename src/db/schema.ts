@@ -133,6 +133,45 @@ export type SiteSettingsTable = {
   last_data_change_at: Timestamp | null;
 };
 
+export type ItemStatus = 'draft' | 'updated' | 'published';
+
+/** A record (spec 09): values keyed by field id (see environment migration 0003). */
+export type ItemTable = {
+  id: string;
+  item_type_id: string;
+  creator_id: string | null;
+  item_values: Json<Record<string, unknown>>;
+  published_values: NullableJson<Record<string, unknown>>;
+  status: ItemStatus;
+  current_version_id: string;
+  published_version_id: string | null;
+  parent_id: string | null;
+  position: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  published_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  first_published_at: ColumnType<
+    Date | null,
+    Date | string | null | undefined,
+    Date | string | null
+  >;
+  seq: Generated<string>;
+};
+export type ItemRow = Selectable<ItemTable>;
+
+/** Every save of a record. */
+export type ItemVersionTable = {
+  id: string;
+  item_id: string;
+  item_type_id: string;
+  editor_id: string | null;
+  item_values: Json<Record<string, unknown>>;
+  is_published: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+export type ItemVersionRow = Selectable<ItemVersionTable>;
+
 export type EnvironmentStatus = 'creating' | 'ready' | 'destroying';
 
 export type EnvironmentTable = {
@@ -275,6 +314,8 @@ export type EnvironmentDatabase = {
   schema_menu_items: SchemaMenuItemTable;
   workflows: WorkflowTable;
   site_settings: SiteSettingsTable;
+  items: ItemTable;
+  item_versions: ItemVersionTable;
 };
 
 /** Project-wide tables, in `public`: the same for every environment. */
