@@ -36,6 +36,8 @@ export type ErrorCode =
   | 'NON_EDITABLE_ACCESS_TOKEN'
   | 'MISSING_LOCALES'
   | 'CLASHING_FIELD_LABELS'
+  | 'STALE_ITEM_VERSION'
+  | 'ITEM_TYPE_IS_SINGLETON'
   | 'MAINTENANCE_MODE'
   | 'ENVIRONMENT_IN_READ_ONLY_MODE'
   | 'ENVIRONMENT_NOT_READY'
@@ -52,7 +54,10 @@ export type ValidationCode =
   | 'VALIDATION_EXCLUSION'
   | 'VALIDATION_INVALID'
   | 'VALIDATION_LENGTH'
-  | 'VALIDATION_UNIQUENESS';
+  | 'VALIDATION_UNIQUENESS'
+  // Record values: one code per validator (VALIDATION_<NAME>) and locale problems.
+  | `VALIDATION_${Uppercase<string>}`
+  | 'INVALID_LOCALES';
 
 export type RecordType =
   | 'ItemType'
@@ -65,9 +70,21 @@ export type RecordType =
   | 'Site'
   | 'Role'
   | 'AccessToken'
-  | 'Environment';
+  | 'Environment'
+  | 'Item';
 
-export type FieldIssue = { field: string; code: ValidationCode; message: string };
+export type FieldIssue = {
+  field: string;
+  code: ValidationCode;
+  message: string;
+  /** Record value issues name the field and locale precisely (spec 09 §3). */
+  field_id?: string;
+  field_label?: string;
+  field_type?: string;
+  locale?: string;
+  validator?: string;
+  required_locales?: string[];
+};
 
 export class DomainError extends Error {
   constructor(

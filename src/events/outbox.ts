@@ -8,6 +8,7 @@ import type { MatchableEvent } from './matching.ts';
 
 export type SchemaEvent =
   | EventOf<'item_type', 'create' | 'update' | 'delete'>
+  | EventOf<'item', 'create' | 'update' | 'delete' | 'publish' | 'unpublish'>
   | EventOf<'environment', 'create' | 'promote' | 'delete', EnvironmentResource>
   | EventOf<'maintenance_mode', 'change'>;
 
@@ -24,13 +25,21 @@ type EventOf<EntityType extends string, EventType extends string, Entity = Resou
  * the environment by its id and its type.
  */
 function matchable(event: SchemaEvent, environment: EnvironmentRef): MatchableEvent {
-  const apiKey = event.entityType === 'item_type' ? event.entity.attributes.api_key : undefined;
-  const modelKeys = typeof apiKey === 'string' ? [event.entity.id, apiKey] : [event.entity.id];
+  // A record's model is its first related entity.
+  const model =
+    event.entityType === 'item_type'
+      ? event.entity
+      : event.entityType === 'item'
+        ? event.relatedEntities?.[0]
+        : undefined;
+  const apiKey = model?.attributes.api_key;
+  const modelKeys = model ? (typeof apiKey === 'string' ? [model.id, apiKey] : [model.id]) : [];
   return {
     entityType: event.entityType,
     eventType: event.eventType,
     filterKeys: {
-      ...(event.entityType === 'item_type' ? { item_type: modelKeys } : {}),
+      ...(model ? { item_type: modelKeys } : {}),
+      ...(event.entityType === 'item' ? { item: [event.entity.id] } : {}),
       environment: [environment.id],
       environment_type: [environment.isPrimary ? 'primary' : 'sandbox'],
     },

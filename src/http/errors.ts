@@ -41,6 +41,8 @@ const STATUS: Record<ErrorCode, number> = {
   NON_EDITABLE_ACCESS_TOKEN: 422,
   MISSING_LOCALES: 422,
   CLASHING_FIELD_LABELS: 422,
+  STALE_ITEM_VERSION: 422,
+  ITEM_TYPE_IS_SINGLETON: 422,
   // DatoCMS's catalogue names these codes; the statuses are ours (spec 01 §errors).
   MAINTENANCE_MODE: 423,
   ENVIRONMENT_IN_READ_ONLY_MODE: 423,
@@ -94,12 +96,7 @@ export function errorDocument(error: DomainError): ErrorDocument {
   if (error instanceof ValidationFailed) {
     return {
       data: error.issues.map((issue) =>
-        entry('INVALID_FIELD', {
-          field: issue.field,
-          code: issue.code,
-          message: issue.message,
-          record_type: error.recordType,
-        }),
+        entry('INVALID_FIELD', { ...issue, record_type: error.recordType }),
       ),
     };
   }
