@@ -21,6 +21,7 @@ import { fieldRoutes } from './routes/fields.ts';
 import { fieldsetRoutes } from './routes/fieldsets.ts';
 import { healthRoutes } from './routes/health.ts';
 import { itemTypeRoutes } from './routes/item-types.ts';
+import { itemRoutes } from './routes/items.ts';
 import { jobResultRoutes } from './routes/job-results.ts';
 import { menuItemRoutes } from './routes/menu-items.ts';
 import { metricsRoutes } from './routes/metrics.ts';
@@ -105,5 +106,6 @@ export async function buildApp(
   await app.register(accessTokenRoutes, deps);
   await app.register(webhookRoutes, deps);
   await app.register(webhookCallRoutes, deps);
+  await app.register(itemRoutes, deps);
   return app;
 }

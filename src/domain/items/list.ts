@@ -1,0 +1,158 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { Scope } from '../../db/environment-scope.ts';
+import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
+import { presentItem } from '../../presenters/item.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { DomainError } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
+import { fieldsOfModels } from './model-fields.ts';
+
+export const DEFAULT_PAGE_LIMIT = 30;
+export const MAX_PAGE_LIMIT = 500;
+
+export type ItemListQuery = {
+  /** Model ids or api_keys, comma separated. */
+  type?: string;
+  /** Record ids, comma separated. */
+  ids?: string;
+  orderBy?: string;
+  /** `current` (default) or `published`. */
+  version?: string;
+  locale?: string;
+  offset?: number;
+  limit?: number;
+};
+
+function invalidParams(message: string): DomainError {
+  return new DomainError('INVALID_PARAMS', message);
+}
+
+function commaList(value: string): string[] {
+  return value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+/** Meta columns `order_by` may name (the client's ItemInstancesHrefSchema lists them). */
+const META_ORDER: Readonly<Record<string, string>> = {
+  id: 'id',
+  _created_at: 'created_at',
+  _updated_at: 'updated_at',
+  _status: 'status',
+  _published_at: 'published_at',
+  _first_published_at: 'first_published_at',
+  position: 'position',
+};
+
+type OrderRule = { expression: Expression<unknown>; direction: 'asc' | 'desc' };
+
+async function orderRules(
+  scope: Scope,
+  orderBy: string,
+  models: ItemTypeRow[],
+  locale: string | undefined,
+): Promise<OrderRule[]> {
+  if (models.length !== 1 || !models[0])
+    throw invalidParams('order_by needs filter[type] naming exactly one model');
+  const model = models[0];
+  const fields = (await fieldsOfModels(scope.db, [model.id])).get(model.id) ?? [];
+  const mainLocale = locale ?? (await siteLocales(scope.db))[0] ?? '';
+  return commaList(orderBy).map((rule) => {
+    const match = /^(.+)_(ASC|DESC)$/.exec(rule);
+    if (!match?.[1] || !match[2])
+      throw invalidParams(`order_by rule "${rule}" is not <field>_(ASC|DESC)`);
+    const [, name, dir] = match;
+    const direction = dir === 'ASC' ? 'asc' : 'desc';
+    const column = META_ORDER[name];
+    if (column !== undefined) return { expression: sql.ref(column), direction };
+    const field = fields.find((candidate) => candidate.api_key === name);
+    if (!field) throw invalidParams(`order_by names "${name}", which is no field of the model`);
+    const path = field.localized ? [field.id, mainLocale] : [field.id];
+    return { expression: sql`item_values #> ${path}`, direction };
+  });
+}
+
+/** `GET /items` (spec 09 §2): one page of records and the total count. */
+export async function listItems(
+  scope: Scope,
+  query: ItemListQuery,
+): Promise<{ data: Resource[]; total: number }> {
+  const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
+  const offset = query.offset ?? 0;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
+    throw invalidParams(`page[limit] must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw invalidParams('page[offset] must be a non-negative integer');
+  const version = query.version ?? 'current';
+  if (version !== 'current' && version !== 'published')
+    throw invalidParams('version must be "current" or "published"');
+  if (query.type !== undefined && query.ids !== undefined)
+    throw invalidParams('filter[type] and filter[ids] cannot be combined');
+  if (query.locale !== undefined && !(await siteLocales(scope.db)).includes(query.locale))
+    throw invalidParams(`locale "${query.locale}" is not a locale of the environment`);
+
+  let models: ItemTypeRow[] = [];
+  if (query.type !== undefined) {
+    const keys = commaList(query.type);
+    models = keys.length
+      ? await scope.db
+          .selectFrom('item_types')
+          .selectAll()
+          .where((eb) => eb.or([eb('id', 'in', keys), eb('api_key', 'in', keys)]))
+          .execute()
+      : [];
+    const known = new Set(models.flatMap((model) => [model.id, model.api_key]));
+    const unknown = keys.filter((key) => !known.has(key));
+    if (unknown.length > 0)
+      throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`);
+  }
+  const order = query.orderBy ? await orderRules(scope, query.orderBy, models, query.locale) : [];
+
+  const where = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>): Expression<SqlBool> => {
+    const conditions: Expression<SqlBool>[] = [];
+    if (query.type !== undefined)
+      conditions.push(
+        eb(
+          'item_type_id',
+          'in',
+          models.map((model) => model.id),
+        ),
+      );
+    if (query.ids !== undefined) {
+      const ids = commaList(query.ids);
+      conditions.push(ids.length ? eb('id', 'in', ids) : sql<SqlBool>`false`);
+    }
+    if (version === 'published') conditions.push(eb('published_values', 'is not', null));
+    return eb.and(conditions);
+  };
+  const base = scope.db.selectFrom('items');
+  let rows = base.selectAll().where(where);
+  for (const rule of order) rows = rows.orderBy(rule.expression, rule.direction);
+  const [page, count] = await Promise.all([
+    rows.orderBy('seq').limit(limit).offset(offset).execute(),
+    base
+      .select((eb) => eb.fn.countAll<string>().as('total'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
+  ]);
+
+  const modelIds = [...new Set(page.map((row) => row.item_type_id))];
+  const missing = modelIds.filter((id) => !models.some((model) => model.id === id));
+  if (missing.length > 0)
+    models = [
+      ...models,
+      ...(await scope.db.selectFrom('item_types').selectAll().where('id', 'in', missing).execute()),
+    ];
+  const fieldsByModel = await fieldsOfModels(scope.db, modelIds);
+  const modelById = new Map(models.map((model) => [model.id, model]));
+  const data = page.map((row) => {
+    const model = modelById.get(row.item_type_id);
+    if (!model) throw new Error(`record ${row.id} has no model`);
+    const fields = fieldsByModel.get(row.item_type_id) ?? [];
+    return version === 'published'
+      ? presentItem(row, model, fields, row.published_values ?? {})
+      : presentItem(row, model, fields);
+  });
+  return { data, total: Number(count.total) };
+}

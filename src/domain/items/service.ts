@@ -1,0 +1,346 @@
+import { sql } from 'kysely';
+import {
+  type EnvQueryable,
+  type EnvTrx,
+  inEnvironmentTransaction,
+  type Scope,
+  type ScopedTransaction,
+} from '../../db/environment-scope.ts';
+import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
+import { emitEvent } from '../../events/outbox.ts';
+import { presentItem } from '../../presenters/item.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
+import { loadModelState, presentModel } from '../fields/model-state.ts';
+import { generateId } from '../ids.ts';
+import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { checkNewId } from '../new-ids.ts';
+import { fieldsOfModel, type ItemField } from './model-fields.ts';
+import { checkItemValues } from './values.ts';
+
+export type ItemInput = {
+  id?: string;
+  /** Model id or api_key (required on create; on update it must name the record's model). */
+  itemType?: string;
+  attributes: Record<string, unknown>;
+  meta: { current_version?: string };
+};
+
+/** The record's values by api_key (what the registry checks), from values by field id. */
+function byApiKey(fields: readonly ItemField[], values: Record<string, unknown>) {
+  return Object.fromEntries(fields.map((field) => [field.api_key, values[field.id] ?? null]));
+}
+
+/** Attributes that are not values of fields: tree and sortable placement. */
+const PLACEMENT_KEYS = ['parent_id', 'position'];
+
+function splitAttributes(fields: readonly ItemField[], attributes: Record<string, unknown>) {
+  const apiKeys = new Set(fields.map((field) => field.api_key));
+  const values: Record<string, unknown> = {};
+  const unknownKeys: string[] = [];
+  for (const [key, value] of Object.entries(attributes)) {
+    if (apiKeys.has(key)) values[key] = value;
+    else if (!PLACEMENT_KEYS.includes(key)) unknownKeys.push(key);
+  }
+  return { values, unknownKeys };
+}
+
+async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | undefined> {
+  return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Emits a record event with its model as the related entity (spec 09 §4). */
+async function emitItemEvent(
+  tx: ScopedTransaction,
+  itemTypeId: string,
+  eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish',
+  entity: Resource,
+  previousEntity?: Resource,
+): Promise<void> {
+  const model = presentModel(await loadModelState(tx.db, itemTypeId));
+  await emitEvent(tx, {
+    entityType: 'item',
+    eventType,
+    entity,
+    previousEntity: previousEntity ?? null,
+    relatedEntities: [model],
+  });
+}
+
+async function insertVersion(
+  trx: EnvTrx,
+  id: string,
+  row: Pick<ItemRow, 'id' | 'item_type_id'>,
+  values: Record<string, unknown>,
+  editorId: string | null,
+  isPublished: boolean,
+): Promise<string> {
+  await trx
+    .insertInto('item_versions')
+    .values({
+      id,
+      item_id: row.id,
+      item_type_id: row.item_type_id,
+      editor_id: editorId,
+      item_values: JSON.stringify(values),
+      is_published: isPublished,
+    })
+    .execute();
+  return id;
+}
+
+export async function findItem(
+  scope: Scope,
+  id: string,
+  options: { version?: string } = {},
+): Promise<Resource> {
+  const row = await findRow(scope.db, id);
+  if (!row) throw new NotFound('Item', id);
+  const [model, fields] = await Promise.all([
+    findItemTypeOrFail(scope.db, row.item_type_id),
+    fieldsOfModel(scope.db, row.item_type_id),
+  ]);
+  if (options.version === 'published') {
+    if (row.published_values === null) throw new NotFound('Published version of item', id);
+    return presentItem(row, model, fields, row.published_values);
+  }
+  return presentItem(row, model, fields);
+}
+
+/** Position for a new record of a sortable or tree model: after its siblings. */
+async function nextPosition(trx: EnvTrx, model: ItemTypeRow, parentId: string | null) {
+  if (!model.sortable && !model.tree) return null;
+  let query = trx
+    .selectFrom('items')
+    .select(sql<number>`coalesce(max(position), 0) + 1`.as('next'))
+    .where('item_type_id', '=', model.id);
+  if (model.tree)
+    query =
+      parentId === null
+        ? query.where('parent_id', 'is', null)
+        : query.where('parent_id', '=', parentId);
+  const { next } = await query.executeTakeFirstOrThrow();
+  return Number(next);
+}
+
+function checkParent(issues: Issues, model: ItemTypeRow, value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (!model.tree) {
+    issues.add('parent_id', 'VALIDATION_INVALID', 'only records of tree models have a parent');
+    return null;
+  }
+  if (typeof value !== 'string') issues.add('parent_id', 'VALIDATION_INVALID', 'must be an id');
+  return typeof value === 'string' ? value : null;
+}
+
+async function checkParentExists(
+  trx: EnvTrx,
+  issues: Issues,
+  model: ItemTypeRow,
+  parentId: string | null,
+  selfId: string,
+) {
+  if (parentId === null) return;
+  const parent = await findRow(trx, parentId);
+  if (!parent || parent.item_type_id !== model.id || parent.id === selfId)
+    issues.add('parent_id', 'VALIDATION_INVALID', 'must be another record of the same model');
+}
+
+export async function createItem(
+  scope: Scope,
+  creatorId: string | null,
+  input: ItemInput,
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
+    if (input.itemType === undefined)
+      throw new ValidationFailed('Item', [
+        { field: 'item_type', code: 'VALIDATION_REQUIRED', message: 'is required' },
+      ]);
+    const model = await findItemTypeOrFail(trx, input.itemType);
+    const issues = new Issues('Item');
+    if (model.modular_block)
+      issues.add(
+        'item_type',
+        'VALIDATION_INVALID',
+        'a block model cannot have records of its own: blocks live inside a field',
+      );
+    await checkNewId(trx, issues, 'id', input.id, 'items');
+    const parentId = checkParent(issues, model, input.attributes.parent_id);
+    issues.throwIfAny();
+    if (model.singleton) {
+      const existing = await trx
+        .selectFrom('items')
+        .select('id')
+        .where('item_type_id', '=', model.id)
+        .executeTakeFirst();
+      if (existing)
+        throw new DomainError(
+          'ITEM_TYPE_IS_SINGLETON',
+          `Model "${model.api_key}" is a singleton and already has its record`,
+          { item_type_id: model.id, item_id: existing.id },
+        );
+    }
+    const id = input.id ?? generateId();
+    await checkParentExists(trx, issues, model, parentId, id);
+    issues.throwIfAny();
+    const [fields, locales] = await Promise.all([fieldsOfModel(trx, model.id), siteLocales(trx)]);
+    const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
+    // Omitted fields take their default value (spec 09 §3).
+    const attributes = Object.fromEntries(
+      fields.map((field) => [
+        field.api_key,
+        Object.hasOwn(sent, field.api_key) ? sent[field.api_key] : field.default_value,
+      ]),
+    );
+    const values = await checkItemValues(
+      trx,
+      { model, fields, locales, itemId: id, attributes },
+      unknownKeys,
+    );
+    const published = !model.draft_mode_active;
+    // The row names its first version, which can only be inserted after the row.
+    const versionId = generateId();
+    const now = new Date();
+    const position =
+      typeof input.attributes.position === 'number' && (model.sortable || model.tree)
+        ? input.attributes.position
+        : await nextPosition(trx, model, parentId);
+    const row = await trx
+      .insertInto('items')
+      .values({
+        id,
+        item_type_id: model.id,
+        creator_id: creatorId,
+        item_values: JSON.stringify(values),
+        published_values: published ? JSON.stringify(values) : null,
+        status: published ? 'published' : 'draft',
+        current_version_id: versionId,
+        published_version_id: published ? versionId : null,
+        parent_id: parentId,
+        position,
+        created_at: now,
+        updated_at: now,
+        published_at: published ? now : null,
+        first_published_at: published ? now : null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await insertVersion(trx, versionId, row, values, creatorId, published);
+    if (model.singleton)
+      await trx
+        .updateTable('item_types')
+        .set({ singleton_item_id: id, has_singleton_item: true })
+        .where('id', '=', model.id)
+        .execute();
+    const entity = presentItem(row, model, fields);
+    await emitItemEvent(tx, model.id, 'create', entity);
+    return entity;
+  });
+}
+
+export async function updateItem(
+  scope: Scope,
+  editorId: string | null,
+  id: string,
+  input: ItemInput,
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
+    const before = await findRow(trx, id);
+    if (!before) throw new NotFound('Item', id);
+    if (
+      input.meta.current_version !== undefined &&
+      input.meta.current_version !== before.current_version_id
+    )
+      throw new DomainError(
+        'STALE_ITEM_VERSION',
+        'The record was changed since the version this update names',
+        { current_version: before.current_version_id },
+      );
+    const model = await findItemTypeOrFail(trx, before.item_type_id);
+    if (
+      input.itemType !== undefined &&
+      input.itemType !== model.id &&
+      input.itemType !== model.api_key
+    )
+      throw new ValidationFailed('Item', [
+        {
+          field: 'item_type',
+          code: 'VALIDATION_INVALID',
+          message: "a record's model cannot change",
+        },
+      ]);
+    const issues = new Issues('Item');
+    const parentSent = Object.hasOwn(input.attributes, 'parent_id');
+    const parentId = parentSent
+      ? checkParent(issues, model, input.attributes.parent_id)
+      : before.parent_id;
+    await checkParentExists(trx, issues, model, parentId, id);
+    issues.throwIfAny();
+    const [fields, locales] = await Promise.all([fieldsOfModel(trx, model.id), siteLocales(trx)]);
+    const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
+    // Partial update: omitted fields keep their stored values.
+    const attributes = { ...byApiKey(fields, before.item_values), ...sent };
+    const values = await checkItemValues(
+      trx,
+      { model, fields, locales, itemId: id, attributes },
+      unknownKeys,
+    );
+    const published = !model.draft_mode_active;
+    const versionId = await insertVersion(trx, generateId(), before, values, editorId, published);
+    const now = new Date();
+    const position =
+      typeof input.attributes.position === 'number' && (model.sortable || model.tree)
+        ? input.attributes.position
+        : before.position;
+    const row = await trx
+      .updateTable('items')
+      .set({
+        item_values: JSON.stringify(values),
+        current_version_id: versionId,
+        updated_at: now,
+        parent_id: parentId,
+        position,
+        ...(published
+          ? {
+              published_values: JSON.stringify(values),
+              published_version_id: versionId,
+              status: 'published' as const,
+              published_at: now,
+              first_published_at: before.first_published_at ?? now,
+            }
+          : { status: before.status === 'draft' ? ('draft' as const) : ('updated' as const) }),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const previous = presentItem(before, model, fields);
+    const entity = presentItem(row, model, fields);
+    await emitItemEvent(tx, model.id, 'update', entity, previous);
+    return entity;
+  });
+}
+
+export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const trx = tx.db;
+    const row = await findRow(trx, id);
+    if (!row) throw new NotFound('Item', id);
+    const [model, fields] = await Promise.all([
+      findItemTypeOrFail(trx, row.item_type_id),
+      fieldsOfModel(trx, row.item_type_id),
+    ]);
+    await trx.deleteFrom('items').where('id', '=', id).execute();
+    if (model.singleton_item_id === id)
+      await trx
+        .updateTable('item_types')
+        .set({ singleton_item_id: null, has_singleton_item: false })
+        .where('id', '=', model.id)
+        .execute();
+    const entity = presentItem(row, model, fields);
+    await emitItemEvent(tx, model.id, 'delete', entity);
+    return entity;
+  });
+}

@@ -1,0 +1,123 @@
+import { sql } from 'kysely';
+import type { EnvQueryable } from '../../db/environment-scope.ts';
+import type { ItemTypeRow } from '../../db/schema.ts';
+import { type FieldIssue, type ValidationCode, ValidationFailed } from '../errors.ts';
+import { validatorCode } from '../fields/field-types/record-value-rules.ts';
+import {
+  checkRecordValues,
+  type FieldDeferredCheck,
+  type RecordValueIssue,
+} from '../fields/field-types/record-values.ts';
+import type { ItemField } from './model-fields.ts';
+
+export type ValuesToCheck = {
+  model: Pick<ItemTypeRow, 'id' | 'all_locales_required'>;
+  fields: readonly ItemField[];
+  /** The environment's locales, in order. */
+  locales: readonly string[];
+  /** The record being written (its own values never clash with themselves). */
+  itemId: string;
+  /** The whole record's values by api_key: stored or default values already filled in. */
+  attributes: Record<string, unknown>;
+};
+
+function fieldIssue(issue: RecordValueIssue): FieldIssue {
+  return { ...issue, code: issue.code as ValidationCode };
+}
+
+/** The issue of a failed deferred check, named like the registry's own issues. */
+function deferredIssue(check: FieldDeferredCheck, field: ItemField, message: string): FieldIssue {
+  return {
+    field: field.api_key,
+    field_id: field.id,
+    ...(check.locale ? { locale: check.locale } : {}),
+    field_label: field.label,
+    field_type: field.field_type,
+    code: validatorCode(check.validator) as ValidationCode,
+    validator: check.validator,
+    message,
+  };
+}
+
+/** Runs one check that needs the database; a problem message, or null. */
+async function runDeferred(
+  db: EnvQueryable,
+  input: ValuesToCheck,
+  check: FieldDeferredCheck,
+): Promise<string | null> {
+  switch (check.validator) {
+    case 'unique': {
+      // Writes to an environment are serialised by its lock (inEnvironmentTransaction),
+      // so no other transaction can store the same value between this read and commit.
+      const path = check.locale ? [check.field_id, check.locale] : [check.field_id];
+      const clash = await db
+        .selectFrom('items')
+        .select('id')
+        .where('item_type_id', '=', input.model.id)
+        .where('id', '!=', input.itemId)
+        .where(sql<boolean>`item_values #> ${path} = ${JSON.stringify(check.value)}::jsonb`)
+        .limit(1)
+        .executeTakeFirst();
+      return clash ? 'is already taken by another record' : null;
+    }
+    case 'item_item_type':
+    case 'items_item_type':
+    case 'structured_text_links': {
+      if (check.ids.length === 0) return null;
+      const found = await db
+        .selectFrom('items')
+        .select(['id', 'item_type_id'])
+        .where('id', 'in', check.ids)
+        .execute();
+      const modelOf = new Map(found.map((row) => [row.id, row.item_type_id]));
+      const missing = check.ids.filter((id) => !modelOf.has(id));
+      if (missing.length > 0) return `links to missing record(s) ${missing.join(', ')}`;
+      const wrong = check.ids.filter((id) => !check.item_types.includes(modelOf.get(id) ?? ''));
+      if (wrong.length > 0)
+        return `links to record(s) ${wrong.join(', ')} of a model the field does not allow`;
+      return null;
+    }
+    case 'rich_text_blocks':
+    case 'single_block_blocks':
+    case 'structured_text_blocks':
+    case 'structured_text_inline_blocks':
+      return check.blocks.length === 0
+        ? null
+        : 'this server does not store blocks yet, so block values must stay empty';
+    default:
+      // Upload checks: the registry already refuses any value naming an upload.
+      return null;
+  }
+}
+
+/**
+ * Checks a record's values against its fields (registry shapes and validators, then the
+ * checks that need the database) and returns them keyed by field id, ready to store.
+ * Every issue is reported at once as INVALID_FIELD.
+ */
+export async function checkItemValues(
+  db: EnvQueryable,
+  input: ValuesToCheck,
+  unknownKeys: readonly string[],
+): Promise<Record<string, unknown>> {
+  const checked = checkRecordValues(input.fields, input.attributes, {
+    locales: input.locales,
+    allLocalesRequired: input.model.all_locales_required,
+  });
+  const issues: FieldIssue[] = unknownKeys.map((key) => ({
+    field: key,
+    code: 'VALIDATION_INVALID',
+    message: 'the model has no field with this api_key',
+  }));
+  issues.push(...checked.issues.map(fieldIssue));
+  const byId = new Map(input.fields.map((field) => [field.id, field]));
+  for (const check of checked.deferred) {
+    const field = byId.get(check.field_id);
+    const problem = field ? await runDeferred(db, input, check) : null;
+    if (field && problem) issues.push(deferredIssue(check, field, problem));
+  }
+  if (issues.length > 0) throw new ValidationFailed('Item', issues);
+  const values: Record<string, unknown> = {};
+  for (const field of input.fields) values[field.id] = checked.values[field.api_key] ?? null;
+  return values;
+}

@@ -1,0 +1,46 @@
+import type { ItemRow, ItemTypeRow } from '../db/schema.ts';
+import { isoTime, type Resource, ref } from './jsonapi.ts';
+
+/** What presenting a record needs of each field of its model. */
+export type PresentedField = { id: string; api_key: string };
+
+/**
+ * A record as the CMA gives it (spec 09 §1): values keyed by api_key (stored by field id),
+ * every field of the model present, null when the record holds nothing for it.
+ */
+export function presentItem(
+  row: ItemRow,
+  model: Pick<ItemTypeRow, 'sortable' | 'tree'>,
+  fields: readonly PresentedField[],
+  values: Record<string, unknown> = row.item_values,
+): Resource {
+  const attributes: Record<string, unknown> = {};
+  for (const field of fields) attributes[field.api_key] = values[field.id] ?? null;
+  if (model.tree) attributes.parent_id = row.parent_id;
+  if (model.tree || model.sortable) attributes.position = row.position;
+  const published = row.published_version_id !== null;
+  return {
+    type: 'item',
+    id: row.id,
+    attributes,
+    relationships: {
+      item_type: { data: ref('item_type', row.item_type_id) },
+      creator: { data: row.creator_id === null ? null : ref('access_token', row.creator_id) },
+    },
+    meta: {
+      created_at: isoTime(row.created_at),
+      updated_at: isoTime(row.updated_at),
+      published_at: isoTime(row.published_at),
+      first_published_at: isoTime(row.first_published_at),
+      publication_scheduled_at: null,
+      unpublishing_scheduled_at: null,
+      status: row.status,
+      is_valid: true,
+      is_current_version_valid: true,
+      is_published_version_valid: published ? true : null,
+      current_version: row.current_version_id,
+      stage: null,
+      has_children: null,
+    },
+  };
+}

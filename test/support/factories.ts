@@ -1,0 +1,56 @@
+import type { Client } from '@datocms/cma-client-node';
+
+/**
+ * Builds schema and records through the official client with sensible defaults, each
+ * overridable, creating what is missing (a record without a model gets a model with a
+ * `title` string field). Names are unique per process so tests can share a server.
+ */
+let sequence = 0;
+function next(): number {
+  sequence++;
+  return sequence;
+}
+
+type ModelOverrides = Parameters<Client['itemTypes']['create']>[0];
+type FieldBody = Parameters<Client['fields']['create']>[1];
+/** Loosely typed: the field-type-specific unions of the client reject generic overrides. */
+type FieldOverrides = Record<string, unknown>;
+
+export async function buildModel(client: Client, overrides: Partial<ModelOverrides> = {}) {
+  const n = next();
+  return client.itemTypes.create({ name: `Model ${n}`, api_key: `model_n${n}`, ...overrides });
+}
+
+/** A field (a `string` unless overridden) on `itemTypeId`, or on a new model. */
+export async function buildField(
+  client: Client,
+  overrides: FieldOverrides & { itemTypeId?: string } = {},
+) {
+  const { itemTypeId, ...attributes } = overrides;
+  const modelId = itemTypeId ?? (await buildModel(client)).id;
+  const n = next();
+  return client.fields.create(modelId, {
+    label: `Field ${n}`,
+    api_key: `field_n${n}`,
+    field_type: 'string',
+    ...attributes,
+  } as FieldBody);
+}
+
+/**
+ * A record of `itemTypeId` (or of a new model with a `title` field, which gets a value
+ * unless `attributes` say otherwise).
+ */
+export async function buildRecord(
+  client: Client,
+  overrides: { itemTypeId?: string; attributes?: Record<string, unknown> } = {},
+) {
+  let modelId = overrides.itemTypeId;
+  let attributes = overrides.attributes ?? {};
+  if (!modelId) {
+    modelId = (await buildModel(client)).id;
+    await buildField(client, { itemTypeId: modelId, api_key: 'title', label: 'Title' });
+    attributes = { title: `Record ${next()}`, ...attributes };
+  }
+  return client.items.create({ item_type: { type: 'item_type', id: modelId }, ...attributes });
+}
