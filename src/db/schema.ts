@@ -166,7 +166,6 @@ export type ItemVersionTable = {
   item_type_id: string;
   editor_id: string | null;
   item_values: Json<Record<string, unknown>>;
-  is_published: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   seq: Generated<string>;
 };

@@ -6,7 +6,8 @@ import type { TableName } from './types.ts';
 // `item_values - <id>`. Presenters map ids to api_keys with the model's fields, which a
 // write loads anyway to validate. `published_values` holds the published version's values
 // so `version=published` reads need no join. Version pointers carry no foreign key: items
-// and item_versions reference each other and forks copy them table by table.
+// and item_versions reference each other and forks copy them table by table. Whether a
+// version is the current or the published one is read from those pointers.
 export async function up(db: Kysely<unknown>, t: TableName): Promise<void> {
   await sql`
     CREATE TABLE ${t('items')} (
@@ -37,7 +38,6 @@ export async function up(db: Kysely<unknown>, t: TableName): Promise<void> {
       item_type_id text NOT NULL,
       editor_id text,
       item_values jsonb NOT NULL,
-      is_published boolean NOT NULL DEFAULT false,
       created_at timestamptz NOT NULL DEFAULT now(),
       seq bigint GENERATED ALWAYS AS IDENTITY
     );

@@ -46,12 +46,12 @@ function splitAttributes(fields: readonly ItemField[], attributes: Record<string
   return { values, unknownKeys };
 }
 
-async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | undefined> {
+export async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | undefined> {
   return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Emits a record event with its model as the related entity (spec 09 §4). */
-async function emitItemEvent(
+export async function emitItemEvent(
   tx: ScopedTransaction,
   itemTypeId: string,
   eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish',
@@ -68,13 +68,12 @@ async function emitItemEvent(
   });
 }
 
-async function insertVersion(
+export async function insertVersion(
   trx: EnvTrx,
   id: string,
   row: Pick<ItemRow, 'id' | 'item_type_id'>,
   values: Record<string, unknown>,
   editorId: string | null,
-  isPublished: boolean,
 ): Promise<string> {
   await trx
     .insertInto('item_versions')
@@ -84,7 +83,6 @@ async function insertVersion(
       item_type_id: row.item_type_id,
       editor_id: editorId,
       item_values: JSON.stringify(values),
-      is_published: isPublished,
     })
     .execute();
   return id;
@@ -227,7 +225,7 @@ export async function createItem(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await insertVersion(trx, versionId, row, values, creatorId, published);
+    await insertVersion(trx, versionId, row, values, creatorId);
     if (model.singleton)
       await trx
         .updateTable('item_types')
@@ -289,7 +287,7 @@ export async function updateItem(
       unknownKeys,
     );
     const published = !model.draft_mode_active;
-    const versionId = await insertVersion(trx, generateId(), before, values, editorId, published);
+    const versionId = await insertVersion(trx, generateId(), before, values, editorId);
     const now = new Date();
     const position =
       typeof input.attributes.position === 'number' && (model.sortable || model.tree)

@@ -1,8 +1,15 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
-import { type ItemListQuery, listItems } from '../../domain/items/list.ts';
+import {
+  DEFAULT_PAGE_LIMIT,
+  type ItemListQuery,
+  listItems,
+  MAX_PAGE_LIMIT,
+} from '../../domain/items/list.ts';
+import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import * as items from '../../domain/items/service.ts';
+import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { sendResult } from '../respond.ts';
 import { CreateItemBody, UpdateItemBody } from '../schemas/item.ts';
 import type { AppDeps } from '../types.ts';
@@ -92,4 +99,35 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     const entity = await items.destroyItem(request.scope, request.params.id);
     return sendResult(deps, request, reply, 200, { data: entity });
   });
+
+  // Whole-record publishing; a selective (per-locale) body is not supported yet.
+  app.put<Params>('/items/:id/publish', async (request) => ({
+    data: await publishItem(request.scope, request.params.id),
+  }));
+
+  app.put<Params>('/items/:id/unpublish', async (request) => ({
+    data: await unpublishItem(request.scope, request.params.id),
+  }));
+
+  app.get<Params>('/items/:id/versions', async (request) => {
+    const page = ((request.query as RawQuery).page ?? {}) as RawQuery;
+    const { data, total } = await listVersions(request.scope, request.params.id, {
+      offset: integer(page.offset, 'page[offset]') ?? 0,
+      limit: Math.min(integer(page.limit, 'page[limit]') ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT),
+    });
+    return { data, meta: { total_count: total } };
+  });
+
+  app.get<Params>('/versions/:id', async (request) => ({
+    data: await findVersion(request.scope, request.params.id),
+  }));
+
+  app.post<Params>(
+    '/versions/:id/restore',
+    { config: { asyncJob: true } },
+    async (request, reply) => {
+      const data = await restoreVersion(request.scope, creatorOf(request), request.params.id);
+      return sendResult(deps, request, reply, 200, { data });
+    },
+  );
 }

@@ -1,0 +1,65 @@
+import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import { presentItem } from '../../presenters/item.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { NotFound } from '../errors.ts';
+import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { fieldsOfModel } from './model-fields.ts';
+import { emitItemEvent, findRow } from './service.ts';
+
+/**
+ * Publishes the record's current version (spec 09 §3 Drafts): its values were validated
+ * when saved, so publishing copies them. Whole-record publishing only: selective
+ * publishing of some locales is not supported yet.
+ */
+export async function publishItem(scope: Scope, id: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const before = await findRow(tx.db, id);
+    if (!before) throw new NotFound('Item', id);
+    const [model, fields] = await Promise.all([
+      findItemTypeOrFail(tx.db, before.item_type_id),
+      fieldsOfModel(tx.db, before.item_type_id),
+    ]);
+    const now = new Date();
+    const row = await tx.db
+      .updateTable('items')
+      .set({
+        published_values: JSON.stringify(before.item_values),
+        published_version_id: before.current_version_id,
+        status: 'published',
+        published_at: now,
+        first_published_at: before.first_published_at ?? now,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const entity = presentItem(row, model, fields);
+    await emitItemEvent(tx, model.id, 'publish', entity, presentItem(before, model, fields));
+    return entity;
+  });
+}
+
+/** Withdraws the published version: the record becomes a draft. */
+export async function unpublishItem(scope: Scope, id: string): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    const before = await findRow(tx.db, id);
+    if (!before) throw new NotFound('Item', id);
+    const [model, fields] = await Promise.all([
+      findItemTypeOrFail(tx.db, before.item_type_id),
+      fieldsOfModel(tx.db, before.item_type_id),
+    ]);
+    const row = await tx.db
+      .updateTable('items')
+      .set({
+        published_values: null,
+        published_version_id: null,
+        status: 'draft',
+        published_at: null,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const entity = presentItem(row, model, fields);
+    await emitItemEvent(tx, model.id, 'unpublish', entity, presentItem(before, model, fields));
+    return entity;
+  });
+}

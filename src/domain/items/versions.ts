@@ -1,0 +1,70 @@
+import type { Scope } from '../../db/environment-scope.ts';
+import { presentItemVersion } from '../../presenters/item-version.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { NotFound } from '../errors.ts';
+import { fieldsOfModel } from './model-fields.ts';
+import { findRow, updateItem } from './service.ts';
+
+/** A record's versions, newest first (every save makes one, spec 09 §3 Versions). */
+export async function listVersions(
+  scope: Scope,
+  itemId: string,
+  page: { offset: number; limit: number },
+): Promise<{ data: Resource[]; total: number }> {
+  const item = await findRow(scope.db, itemId);
+  if (!item) throw new NotFound('Item', itemId);
+  const [rows, count, fields] = await Promise.all([
+    scope.db
+      .selectFrom('item_versions')
+      .selectAll()
+      .where('item_id', '=', itemId)
+      .orderBy('seq', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    scope.db
+      .selectFrom('item_versions')
+      .select((eb) => eb.fn.countAll<string>().as('total'))
+      .where('item_id', '=', itemId)
+      .executeTakeFirstOrThrow(),
+    fieldsOfModel(scope.db, item.item_type_id),
+  ]);
+  return {
+    data: rows.map((row) => presentItemVersion(row, item, fields)),
+    total: Number(count.total),
+  };
+}
+
+async function findVersionRow(scope: Scope, versionId: string) {
+  const version = await scope.db
+    .selectFrom('item_versions')
+    .selectAll()
+    .where('id', '=', versionId)
+    .executeTakeFirst();
+  const item = version ? await findRow(scope.db, version.item_id) : undefined;
+  if (!version || !item) throw new NotFound('Item version', versionId);
+  return { version, item };
+}
+
+export async function findVersion(scope: Scope, versionId: string): Promise<Resource> {
+  const { version, item } = await findVersionRow(scope, versionId);
+  return presentItemVersion(version, item, await fieldsOfModel(scope.db, item.item_type_id));
+}
+
+/**
+ * Restores an old version: its values are saved as a new version, validated against the
+ * schema as it is now, like any update. Answers the record and the new version.
+ */
+export async function restoreVersion(
+  scope: Scope,
+  editorId: string | null,
+  versionId: string,
+): Promise<[Resource, Resource]> {
+  const { version, item } = await findVersionRow(scope, versionId);
+  const fields = await fieldsOfModel(scope.db, item.item_type_id);
+  const attributes = Object.fromEntries(
+    fields.map((field) => [field.api_key, version.item_values[field.id] ?? null]),
+  );
+  const record = await updateItem(scope, editorId, item.id, { attributes, meta: {} });
+  return [record, await findVersion(scope, String(record.meta?.current_version))];
+}

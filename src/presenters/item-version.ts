@@ -1,0 +1,31 @@
+import type { ItemRow, ItemVersionRow } from '../db/schema.ts';
+import type { PresentedField } from './item.ts';
+import { isoTime, type Resource, ref } from './jsonapi.ts';
+
+/** A saved version of a record (the client's ItemVersion): its values by api_key. */
+export function presentItemVersion(
+  version: ItemVersionRow,
+  item: Pick<ItemRow, 'current_version_id' | 'published_version_id'>,
+  fields: readonly PresentedField[],
+): Resource {
+  const attributes: Record<string, unknown> = {};
+  for (const field of fields) attributes[field.api_key] = version.item_values[field.id] ?? null;
+  return {
+    type: 'item_version',
+    id: version.id,
+    attributes,
+    relationships: {
+      item_type: { data: ref('item_type', version.item_type_id) },
+      item: { data: ref('item', version.item_id) },
+      editor: { data: version.editor_id === null ? null : ref('access_token', version.editor_id) },
+    },
+    meta: {
+      created_at: isoTime(version.created_at),
+      is_valid: true,
+      is_published: version.id === item.published_version_id,
+      published_from: null,
+      published_until: null,
+      is_current: version.id === item.current_version_id,
+    },
+  };
+}
