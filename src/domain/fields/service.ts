@@ -7,6 +7,7 @@ import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { convertLocalization, dropFieldValues, fillNewField } from '../items/schema-changes.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { GroupKey } from '../positions/order.ts';
@@ -136,6 +137,7 @@ export async function createField(
         ...definition,
         position: placement.position,
       });
+      await fillNewField(trx, row);
       const entity = presentModel(await loadModelState(trx, owner.id));
       await emitModelUpdate(tx, presentModel(state), entity);
       return { field: presentField(row), included: [entity] };
@@ -206,6 +208,8 @@ export async function updateField(
         return { field: presentField(before), included: [previous] };
 
       const row = await repo.saveField(trx, before, next);
+      if (row.localized !== before.localized)
+        await convertLocalization(trx, row, (await siteLocales(trx))[0] ?? '');
       const itemType = await releaseRelationships(
         trx,
         state.itemType,
@@ -269,6 +273,7 @@ export async function destroyField(scope: Scope, idOrKey: string): Promise<Field
     );
     await removeMember(trx, groupOf(field), field.id);
     await repo.deleteField(trx, field.id);
+    await dropFieldValues(trx, field);
     const entity = presentModel(await loadModelState(trx, field.item_type_id));
     await emitModelUpdate(tx, presentModel(state), entity);
     return { field: presentField(field), included: [entity] };
@@ -304,6 +309,7 @@ export async function duplicateField(scope: Scope, idOrKey: string): Promise<Fie
         source.id,
       );
       const row = await repo.insertField(trx, { ...draft, position: placement.position });
+      await fillNewField(trx, row);
       const entity = presentModel(await loadModelState(trx, source.item_type_id));
       await emitModelUpdate(tx, presentModel(state), entity);
       return { field: presentField(row), included: [entity] };
