@@ -331,6 +331,32 @@ describe('records through the official client', () => {
     assert.deepEqual(names, ['1700000000_first.js', '1700000001_second.js']);
   });
 
+  test('validate endpoints run every check and save nothing', async () => {
+    const model = await buildModel(client);
+    await buildField(client, {
+      itemTypeId: model.id,
+      api_key: 'title',
+      validators: { required: {} },
+    });
+    const events = await itemEventCount();
+    await client.items.validateNew({ item_type: itemType(model.id), title: 'fine' });
+    await rejectsWithApiError(
+      client.items.validateNew({ item_type: itemType(model.id), title: null }),
+      'INVALID_FIELD',
+      { field: 'title', code: 'VALIDATION_REQUIRED' },
+    );
+    assert.equal((await client.items.list({ filter: { type: model.id } })).length, 0);
+    const record = await client.items.create({ item_type: itemType(model.id), title: 'kept' });
+    await client.items.validateExisting(record.id, { title: 'other' });
+    await rejectsWithApiError(
+      client.items.validateExisting(record.id, { title: null }),
+      'INVALID_FIELD',
+      { field: 'title', code: 'VALIDATION_REQUIRED' },
+    );
+    assert.deepEqual(await client.items.find(record.id), record);
+    assert.equal(await itemEventCount(), events + 1, 'only the create emitted an event');
+  });
+
   test('destroying a model removes its records', async () => {
     const record = await buildRecord(client);
     await client.itemTypes.destroy(record.item_type.id);

@@ -145,12 +145,41 @@ async function checkParentExists(
     issues.add('parent_id', 'VALIDATION_INVALID', 'must be another record of the same model');
 }
 
+/** Ends a validate-only change: everything it wrote is rolled back. */
+class ValidatedOnly extends Error {
+  constructor(readonly entity: Resource) {
+    super('validated only');
+  }
+}
+
+/**
+ * Runs a record change; with `validateOnly` it runs every check and write of the change,
+ * then rolls it all back (the validate endpoints): the checks cannot drift from the writes.
+ */
+async function runChange(
+  scope: Scope,
+  validateOnly: boolean,
+  fn: (tx: ScopedTransaction) => Promise<Resource>,
+): Promise<Resource> {
+  try {
+    return await inEnvironmentTransaction(scope, async (tx) => {
+      const entity = await fn(tx);
+      if (validateOnly) throw new ValidatedOnly(entity);
+      return entity;
+    });
+  } catch (error) {
+    if (error instanceof ValidatedOnly) return error.entity;
+    throw error;
+  }
+}
+
 export async function createItem(
   scope: Scope,
   creatorId: string | null,
   input: ItemInput,
+  options: { validateOnly?: boolean } = {},
 ): Promise<Resource> {
-  return inEnvironmentTransaction(scope, async (tx) => {
+  return runChange(scope, options.validateOnly ?? false, async (tx) => {
     const trx = tx.db;
     if (input.itemType === undefined)
       throw new ValidationFailed('Item', [
@@ -243,8 +272,9 @@ export async function updateItem(
   editorId: string | null,
   id: string,
   input: ItemInput,
+  options: { validateOnly?: boolean } = {},
 ): Promise<Resource> {
-  return inEnvironmentTransaction(scope, async (tx) => {
+  return runChange(scope, options.validateOnly ?? false, async (tx) => {
     const trx = tx.db;
     const before = await findRow(trx, id);
     if (!before) throw new NotFound('Item', id);

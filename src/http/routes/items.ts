@@ -79,6 +79,46 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
   );
 
+  // Validation without saving: every check of the write, then a rollback (204 when valid).
+  app.post<{ Body: Static<typeof CreateItemBody> }>(
+    '/items/validate',
+    { schema: { body: CreateItemBody }, config: itemWrite },
+    async (request, reply) => {
+      const data = request.body.data;
+      await items.createItem(
+        request.scope,
+        creatorOf(request),
+        {
+          itemType: data.relationships?.item_type.data?.id,
+          attributes: data.attributes ?? {},
+          meta: {},
+        },
+        { validateOnly: true },
+      );
+      return reply.status(204).send();
+    },
+  );
+
+  app.post<Params & { Body: Static<typeof UpdateItemBody> }>(
+    '/items/:id/validate',
+    { schema: { body: UpdateItemBody }, config: itemWrite },
+    async (request, reply) => {
+      const data = request.body.data;
+      await items.updateItem(
+        request.scope,
+        creatorOf(request),
+        request.params.id,
+        {
+          itemType: data.relationships?.item_type?.data?.id,
+          attributes: data.attributes ?? {},
+          meta: {},
+        },
+        { validateOnly: true },
+      );
+      return reply.status(204).send();
+    },
+  );
+
   app.put<Params & { Body: Static<typeof UpdateItemBody> }>(
     '/items/:id',
     { schema: { body: UpdateItemBody }, config: itemWrite },
