@@ -169,6 +169,12 @@ describe('records through the official client', () => {
     });
     const ok = await client.items.create({ item_type: itemType(model.id), author: target.id });
     assert.equal(ok.author, target.id);
+    const references = await client.items.references(target.id);
+    assert.deepEqual(
+      references.map((item) => item.id),
+      [ok.id],
+    );
+    assert.deepEqual(await client.items.references(otherRecord.id), []);
     await rejectsWithApiError(
       client.items.create({ item_type: itemType(model.id), author: generateId() }),
       'INVALID_FIELD',

@@ -8,6 +8,7 @@ import {
   MAX_PAGE_LIMIT,
 } from '../../domain/items/list.ts';
 import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
+import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { sendResult } from '../respond.ts';
@@ -62,6 +63,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     data: await items.findItem(request.scope, request.params.id, {
       version: text(request.query as RawQuery, 'version'),
     }),
+  }));
+
+  app.get<Params>('/items/:id/references', async (request) => ({
+    data: await itemReferences(request.scope, request.params.id),
   }));
 
   app.post<{ Body: Static<typeof CreateItemBody> }>(
