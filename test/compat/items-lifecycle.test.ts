@@ -57,6 +57,30 @@ describe('record drafts, versions, events and environments', () => {
     assert.equal(live.length, 0);
   });
 
+  test('bulk publish, unpublish and destroy count what they changed', async () => {
+    const model = await buildModel(client, { draft_mode_active: true });
+    const a = await client.items.create({ item_type: itemType(model.id) });
+    const b = await client.items.create({ item_type: itemType(model.id) });
+    const items = [
+      { type: 'item' as const, id: a.id },
+      { type: 'item' as const, id: b.id },
+    ];
+    const published = await client.items.rawBulkPublish({
+      data: { type: 'item_bulk_publish_operation', relationships: { items: { data: items } } },
+    });
+    assert.deepEqual(published.meta, { successful: 2, failed: 0 });
+    assert.equal((await client.items.find(a.id)).meta.status, 'published');
+    await client.items.bulkUnpublish({ items: [{ type: 'item', id: a.id }] });
+    assert.equal((await client.items.find(a.id)).meta.status, 'draft');
+    assert.equal((await client.items.find(b.id)).meta.status, 'published');
+    await client.items.destroy(b.id);
+    const destroyed = await client.items.rawBulkDestroy({
+      data: { type: 'item_bulk_destroy_operation', relationships: { items: { data: items } } },
+    });
+    assert.deepEqual(destroyed.meta, { successful: 1, failed: 1 });
+    assert.equal((await client.items.list({ filter: { type: model.id } })).length, 0);
+  });
+
   test('every save is a version; an old version can be restored', async () => {
     const record = await buildRecord(client, { attributes: { title: 'first' } });
     await client.items.update(record.id, { title: 'second' });

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import { type BulkAction, bulkItems } from '../../domain/items/bulk.ts';
 import {
   DEFAULT_PAGE_LIMIT,
   type ItemListQuery,
@@ -12,7 +13,7 @@ import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { sendResult } from '../respond.ts';
-import { CreateItemBody, UpdateItemBody } from '../schemas/item.ts';
+import { BulkItemsBody, CreateItemBody, UpdateItemBody } from '../schemas/item.ts';
 import type { AppDeps } from '../types.ts';
 
 type Params = { Params: { id: string } };
@@ -153,6 +154,21 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.put<Params>('/items/:id/unpublish', async (request) => ({
     data: await unpublishItem(request.scope, request.params.id),
   }));
+
+  for (const action of ['publish', 'unpublish', 'destroy'] as const satisfies BulkAction[]) {
+    app.post<{ Body: Static<typeof BulkItemsBody> }>(
+      `/items/bulk/${action}`,
+      {
+        schema: { body: BulkItemsBody },
+        config: { resourceType: `item_bulk_${action}_operation`, asyncJob: true },
+      },
+      async (request, reply) => {
+        const ids = request.body.data.relationships.items.data.map((item) => item.id);
+        const result = await bulkItems(request.scope, action, ids);
+        return sendResult(deps, request, reply, 200, result);
+      },
+    );
+  }
 
   app.get<Params>('/items/:id/versions', async (request) => {
     const page = ((request.query as RawQuery).page ?? {}) as RawQuery;

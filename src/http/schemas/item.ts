@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ResourceDocument, ToOne } from '../jsonapi.ts';
+import { ResourceDocument, ToMany, ToOne } from '../jsonapi.ts';
 
 /** Values keyed by api_key: their shapes are the field-type registry's to check. */
 const ItemAttributes = Type.Object({}, { additionalProperties: true });
@@ -26,3 +26,17 @@ export const UpdateItemBody = ResourceDocument({
   ),
   meta: ItemMetaInput,
 });
+
+/** `{data: {type: item_bulk_<action>_operation, relationships: {items: {data: [...]}}}}` */
+export const BulkItemsBody = Type.Object(
+  {
+    data: Type.Object(
+      {
+        type: Type.String(),
+        relationships: Type.Object({ items: ToMany('item') }, { additionalProperties: false }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
