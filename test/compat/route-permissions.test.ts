@@ -50,7 +50,7 @@ const RECORD_WRITES_WITHOUT_ITEM_PERMISSIONS_YET = [
   'POST /items/bulk/publish',
   'POST /items/bulk/unpublish',
   'POST /items/bulk/destroy',
-  'PUT /versions/:id/restore',
+  'POST /versions/:id/restore',
 ];
 for (const key of RECORD_WRITES_WITHOUT_ITEM_PERMISSIONS_YET) {
   OPEN_WRITES[key] = 'record writes: item-type permissions are not enforced yet (issue 11)';
