@@ -39,6 +39,9 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'fields',
   'menu_items',
   'schema_menu_items',
+  'plugins',
+  'item_type_filters',
+  'upload_filters',
 ];
 
 /** A request's view of the database: its environment's tables and the project's. */

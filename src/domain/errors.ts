@@ -65,7 +65,10 @@ export type RecordType =
   | 'Site'
   | 'Role'
   | 'AccessToken'
-  | 'Environment';
+  | 'Environment'
+  | 'Plugin'
+  | 'ItemTypeFilter'
+  | 'UploadFilter';
 
 export type FieldIssue = { field: string; code: ValidationCode; message: string };
 

@@ -24,6 +24,7 @@ import { itemTypeRoutes } from './routes/item-types.ts';
 import { jobResultRoutes } from './routes/job-results.ts';
 import { menuItemRoutes } from './routes/menu-items.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { pluginRoutes } from './routes/plugins.ts';
 import { roleRoutes } from './routes/roles.ts';
 import { schemaMenuItemRoutes } from './routes/schema-menu-items.ts';
 import { siteRoutes } from './routes/site.ts';
@@ -99,6 +100,7 @@ export async function buildApp(
   await app.register(environmentRoutes, deps);
   await app.register(siteRoutes, deps);
   await app.register(workflowRoutes, deps);
+  await app.register(pluginRoutes, deps);
   await app.register(menuItemRoutes, deps);
   await app.register(schemaMenuItemRoutes, deps);
   await app.register(roleRoutes, deps);

@@ -1,5 +1,6 @@
 import * as schema from './0001_schema.ts';
 import * as siteSettings from './0002_site_settings.ts';
+import * as pluginsFilters from './0003_plugins_filters.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -10,4 +11,5 @@ import type { EnvironmentMigration } from './types.ts';
 export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0001_schema': schema,
   '0002_site_settings': siteSettings,
+  '0003_plugins_filters': pluginsFilters,
 };
