@@ -20,6 +20,7 @@ import { environmentRoutes } from './routes/environments.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { fieldsetRoutes } from './routes/fieldsets.ts';
 import { healthRoutes } from './routes/health.ts';
+import { itemTypeFilterRoutes } from './routes/item-type-filters.ts';
 import { itemTypeRoutes } from './routes/item-types.ts';
 import { jobResultRoutes } from './routes/job-results.ts';
 import { menuItemRoutes } from './routes/menu-items.ts';
@@ -101,6 +102,7 @@ export async function buildApp(
   await app.register(siteRoutes, deps);
   await app.register(workflowRoutes, deps);
   await app.register(pluginRoutes, deps);
+  await app.register(itemTypeFilterRoutes, deps);
   await app.register(menuItemRoutes, deps);
   await app.register(schemaMenuItemRoutes, deps);
   await app.register(roleRoutes, deps);
