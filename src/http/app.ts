@@ -29,6 +29,7 @@ import { pluginRoutes } from './routes/plugins.ts';
 import { roleRoutes } from './routes/roles.ts';
 import { schemaMenuItemRoutes } from './routes/schema-menu-items.ts';
 import { siteRoutes } from './routes/site.ts';
+import { uploadFilterRoutes } from './routes/upload-filters.ts';
 import { webhookCallRoutes } from './routes/webhook-calls.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { workflowRoutes } from './routes/workflows.ts';
@@ -103,6 +104,7 @@ export async function buildApp(
   await app.register(workflowRoutes, deps);
   await app.register(pluginRoutes, deps);
   await app.register(itemTypeFilterRoutes, deps);
+  await app.register(uploadFilterRoutes, deps);
   await app.register(menuItemRoutes, deps);
   await app.register(schemaMenuItemRoutes, deps);
   await app.register(roleRoutes, deps);

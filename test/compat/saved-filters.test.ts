@@ -136,3 +136,71 @@ describe('item-type filters through the official client', () => {
     assert.equal((await client.itemTypeFilters.find(filter.id)).name, 'Forked view');
   });
 });
+
+describe('upload filters through the official client', () => {
+  test('create, find, list, update, destroy', async () => {
+    const client = server.client();
+    const created = await client.uploadFilters.create({
+      name: 'Big images',
+      filter: { type: { eq: 'image' }, size: { gt: 1_000_000 } },
+      shared: true,
+    });
+    assert.equal(created.type, 'upload_filter');
+    assert.deepEqual(created.filter, { type: { eq: 'image' }, size: { gt: 1_000_000 } });
+    assert.equal(created.shared, true);
+    assert.deepEqual(await client.uploadFilters.find(created.id), created);
+    assert.deepEqual(
+      (await client.uploadFilters.list()).map((f) => f.id),
+      [created.id],
+    );
+    const updated = await client.uploadFilters.update(created.id, {
+      name: 'Huge images',
+      filter: { size: { gt: 10_000_000 } },
+    });
+    assert.equal(updated.name, 'Huge images');
+    assert.deepEqual(updated.filter, { size: { gt: 10_000_000 } });
+    assert.equal(updated.shared, true, 'omitted attributes stay unchanged');
+    assert.equal((await client.uploadFilters.destroy(created.id)).id, created.id);
+    await rejectsWithApiError(client.uploadFilters.find(created.id), 'NOT_FOUND');
+  });
+
+  test('bad input is refused; writes need can_manage_shared_filters; a fork copies them', async () => {
+    const client = server.client();
+    await rejectsWithApiError(
+      client.uploadFilters.create({ name: ' ', filter: {}, shared: false }),
+      'INVALID_FIELD',
+      { field: 'name' },
+    );
+    const notObject = await server.request('POST', '/upload-filters', {
+      data: {
+        type: 'upload_filter',
+        attributes: { name: 'x', filter: 'type:image', shared: false },
+      },
+    });
+    assert.equal(notObject.status, 422);
+    await rejectsWithApiError(
+      client.uploadFilters.update('missing', { name: 'x', filter: {} }),
+      'NOT_FOUND',
+    );
+    assert.deepEqual(await client.uploadFilters.list(), []);
+
+    const limited = server.client({
+      apiToken: await tokenWithFlags(server.db, ['can_edit_schema']),
+    });
+    await rejectsWithApiError(
+      limited.uploadFilters.create({ name: 'x', filter: {}, shared: false }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+
+    const filter = await client.uploadFilters.create({
+      name: 'Kept',
+      filter: { a: 1 },
+      shared: false,
+    });
+    await client.environments.fork('main', { id: 'upload-filters-sandbox' });
+    const sandbox = server.client({ environment: 'upload-filters-sandbox' });
+    assert.deepEqual(await sandbox.uploadFilters.find(filter.id), filter);
+    await sandbox.uploadFilters.destroy(filter.id);
+    assert.deepEqual(await client.uploadFilters.find(filter.id), filter);
+  });
+});
