@@ -37,10 +37,10 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'item_types',
   'fieldsets',
   'fields',
+  'item_type_filters',
   'menu_items',
   'schema_menu_items',
   'plugins',
-  'item_type_filters',
   'upload_filters',
 ];
 

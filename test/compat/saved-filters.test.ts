@@ -121,6 +121,34 @@ describe('item-type filters through the official client', () => {
     assert.ok(Array.isArray(await limited.itemTypeFilters.list()));
   });
 
+  test('a menu item may open a filter of its model; destroying the filter unlinks it', async () => {
+    const client = server.client();
+    const model = await client.itemTypes.create({ name: 'Menu model', api_key: 'menu_model' });
+    const other = await client.itemTypes.create({ name: 'Other model', api_key: 'other_model' });
+    const filter = await client.itemTypeFilters.create({
+      name: 'Menu view',
+      item_type: itemTypeRef(model.id),
+    });
+    const filterRef = { type: 'item_type_filter' as const, id: filter.id };
+    const menuItem = await client.menuItems.create({
+      label: 'Menu view',
+      item_type: itemTypeRef(model.id),
+      item_type_filter: filterRef,
+    });
+    assert.deepEqual(menuItem.item_type_filter, filterRef);
+    await rejectsWithApiError(
+      client.menuItems.create({
+        label: 'Wrong model',
+        item_type: itemTypeRef(other.id),
+        item_type_filter: filterRef,
+      }),
+      'INVALID_FIELD',
+      { field: 'item_type_filter' },
+    );
+    await client.itemTypeFilters.destroy(filter.id);
+    assert.equal((await client.menuItems.find(menuItem.id)).item_type_filter, null);
+  });
+
   test('a fork copies item-type filters with their ids', async () => {
     const client = server.client();
     const model = await client.itemTypes.create({ name: 'Forked', api_key: 'forked_filters' });
@@ -129,9 +157,15 @@ describe('item-type filters through the official client', () => {
       item_type: itemTypeRef(model.id),
       filter: { query: 'x' },
     });
+    const menuItem = await client.menuItems.create({
+      label: 'Forked view',
+      item_type: itemTypeRef(model.id),
+      item_type_filter: { type: 'item_type_filter', id: filter.id },
+    });
     await client.environments.fork('main', { id: 'filters-sandbox' });
     const sandbox = server.client({ environment: 'filters-sandbox' });
     assert.deepEqual(await sandbox.itemTypeFilters.find(filter.id), filter);
+    assert.deepEqual(await sandbox.menuItems.find(menuItem.id), menuItem);
     await sandbox.itemTypeFilters.update(filter.id, { name: 'Sandbox view' });
     assert.equal((await client.itemTypeFilters.find(filter.id)).name, 'Forked view');
   });

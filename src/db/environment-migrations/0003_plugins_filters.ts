@@ -33,6 +33,8 @@ export async function up(db: Kysely<unknown>, t: TableName): Promise<void> {
       seq bigint GENERATED ALWAYS AS IDENTITY
     );
     CREATE INDEX item_type_filters_item_type_idx ON ${t('item_type_filters')} (item_type_id);
+    ALTER TABLE ${t('menu_items')}
+      ADD FOREIGN KEY (item_type_filter_id) REFERENCES ${t('item_type_filters')} (id) ON DELETE SET NULL;
 
     CREATE TABLE ${t('upload_filters')} (
       id text PRIMARY KEY,
