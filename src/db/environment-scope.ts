@@ -37,8 +37,11 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'item_types',
   'fieldsets',
   'fields',
+  'item_type_filters',
   'menu_items',
   'schema_menu_items',
+  'plugins',
+  'upload_filters',
   'items',
   'item_versions',
 ];

@@ -107,6 +107,45 @@ export type WorkflowTable = {
   seq: Generated<string>;
 };
 
+export type PluginTable = {
+  id: string;
+  name: string;
+  description: string | null;
+  package_name: string | null;
+  package_version: string | null;
+  url: string;
+  parameters: Json<Record<string, unknown>>;
+  permissions: Json<string[]>;
+  plugin_type: string | null;
+  field_types: NullableJson<string[]>;
+  parameter_definitions: NullableJson<Record<string, unknown>>;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type ItemTypeFilterColumn = { name: string; width: number };
+
+export type ItemTypeFilterTable = {
+  id: string;
+  name: string;
+  item_type_id: string;
+  filter: Json<Record<string, unknown>>;
+  columns: NullableJson<ItemTypeFilterColumn[]>;
+  order_by: string | null;
+  shared: boolean;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
+export type UploadFilterTable = {
+  id: string;
+  name: string;
+  filter: Json<Record<string, unknown>>;
+  shared: boolean;
+  created_at: Timestamp;
+  seq: Generated<string>;
+};
+
 /** The project-wide part of the site (one row): the same for every environment. */
 export type SiteTable = {
   id: number;
@@ -315,6 +354,9 @@ export type EnvironmentDatabase = {
   site_settings: SiteSettingsTable;
   items: ItemTable;
   item_versions: ItemVersionTable;
+  plugins: PluginTable;
+  item_type_filters: ItemTypeFilterTable;
+  upload_filters: UploadFilterTable;
 };
 
 /** Project-wide tables, in `public`: the same for every environment. */
@@ -339,6 +381,9 @@ export type FieldsetRow = Selectable<FieldsetTable>;
 export type MenuItemRow = Selectable<MenuItemTable>;
 export type SchemaMenuItemRow = Selectable<SchemaMenuItemTable>;
 export type WorkflowRow = Selectable<WorkflowTable>;
+export type PluginRow = Selectable<PluginTable>;
+export type ItemTypeFilterRow = Selectable<ItemTypeFilterTable>;
+export type UploadFilterRow = Selectable<UploadFilterTable>;
 export type SiteRow = Selectable<SiteTable>;
 export type SiteSettingsRow = Selectable<SiteSettingsTable>;
 export type EnvironmentRow = Selectable<EnvironmentTable>;

@@ -10,7 +10,8 @@ export type Permission =
   | 'can_edit_site'
   | 'can_edit_favicon'
   | 'can_manage_access_tokens'
-  | 'can_manage_users';
+  | 'can_manage_users'
+  | 'can_manage_shared_filters';
 
 export type Actor = {
   tokenId: string;

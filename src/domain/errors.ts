@@ -71,7 +71,10 @@ export type RecordType =
   | 'Role'
   | 'AccessToken'
   | 'Environment'
-  | 'Item';
+  | 'Item'
+  | 'Plugin'
+  | 'ItemTypeFilter'
+  | 'UploadFilter';
 
 export type FieldIssue = {
   field: string;

@@ -34,6 +34,7 @@ function context(overrides: Partial<FieldCheckContext> = {}): FieldCheckContext 
       { id: 'body-field', field_type: 'text' },
     ],
     isBlockModel: false,
+    plugins: new Set(),
     ...overrides,
   };
 }
@@ -717,7 +718,7 @@ describe('appearance', () => {
     }
   });
 
-  test('plugin editors, field extensions and addons are refused (no plugin store)', () => {
+  test('plugin editors and addons must be plugins of the environment', () => {
     assertIssue(
       {
         field_type: 'string',
@@ -725,7 +726,7 @@ describe('appearance', () => {
       },
       'appearance',
       'VALIDATION_INVALID',
-      ['"2134" is not a built-in editor', 'plugin editors are not supported'],
+      ['"2134" is not a built-in editor', 'nor a plugin of this environment'],
     );
     assertIssue(
       {
@@ -747,7 +748,18 @@ describe('appearance', () => {
       },
       'appearance',
       'VALIDATION_INVALID',
-      ['"addons" must be empty'],
+      ['addon 0: "2138" is not a plugin of this environment'],
+    );
+    const plugins = new Set(['2134', '2138']);
+    const appearance = {
+      editor: '2134',
+      field_extension: 'starRating',
+      parameters: { stars: 5 },
+      addons: [{ id: '2138', parameters: { a: 1 } }],
+    };
+    assert.deepEqual(
+      assertValid({ field_type: 'string', appearance }, { plugins }).appearance,
+      appearance,
     );
   });
 

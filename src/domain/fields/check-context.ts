@@ -1,4 +1,6 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
+import { existingPluginIds } from '../plugins/repo.ts';
+import { referencedPluginIds } from './field-types/editors.ts';
 import {
   type FieldCheckContext,
   type FieldDefinition,
@@ -35,5 +37,9 @@ export async function loadCheckContext(
       .filter((field) => field.id !== fieldId)
       .map((field) => ({ id: field.id, field_type: field.field_type })),
     isBlockModel: state.itemType.modular_block,
+    plugins: await existingPluginIds(
+      db,
+      referencedPluginIds(definition.field_type, definition.appearance),
+    ),
   };
 }

@@ -55,6 +55,8 @@ export type MenuItemContext = {
   nodes: TreeNode[];
   /** The model `item_type` points at, when it exists. */
   itemType: { modular_block: boolean } | undefined;
+  /** The saved filter `item_type_filter` points at, when it exists. */
+  itemTypeFilter: { item_type_id: string } | undefined;
 };
 
 function isWebUrl(value: string): boolean {
@@ -86,9 +88,17 @@ export function validateMenuItem(
     else if (ctx.itemType.modular_block)
       issues.add('item_type', 'VALIDATION_INVALID', 'must be a model, not a block');
   }
-  // The product has no item type filters yet, so none can be referenced.
-  if (next.item_type_filter_id !== null)
-    issues.add('item_type_filter', 'VALIDATION_INVALID', 'item type filter not found');
+  // A menu item opens the filter on its own model's records.
+  if (next.item_type_filter_id !== null) {
+    if (!ctx.itemTypeFilter)
+      issues.add('item_type_filter', 'VALIDATION_INVALID', 'item type filter not found');
+    else if (ctx.itemTypeFilter.item_type_id !== next.item_type_id)
+      issues.add(
+        'item_type_filter',
+        'VALIDATION_INVALID',
+        "must be a filter of the menu item's model",
+      );
+  }
   checkParents(issues, ctx.nodes, [{ id, parentId: next.parent_id, field: 'parent' }]);
   issues.throwIfAny();
 }

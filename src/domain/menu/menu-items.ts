@@ -69,7 +69,15 @@ async function checkAndPlace(
           .select('modular_block')
           .where('id', '=', draft.item_type_id)
           .executeTakeFirst();
-  validateMenuItem(id, draft, input, { nodes, itemType });
+  const itemTypeFilter =
+    draft.item_type_filter_id === null
+      ? undefined
+      : await trx
+          .selectFrom('item_type_filters')
+          .select('item_type_id')
+          .where('id', '=', draft.item_type_filter_id)
+          .executeTakeFirst();
+  validateMenuItem(id, draft, input, { nodes, itemType, itemTypeFilter });
   const placement = { parentId: draft.parent_id, position: input.attributes.position ?? null };
   return placeOf(await relayout(trx, MENU.table, nodes, new Map([[id, placement]])), id);
 }

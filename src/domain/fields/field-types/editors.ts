@@ -174,13 +174,16 @@ export function defaultAppearance(fieldType: FieldType): Appearance {
 const APPEARANCE_KEYS = ['editor', 'parameters', 'addons', 'field_extension'];
 
 /**
- * Checks an appearance: a built-in editor of the type (there is no plugin store, so plugin
- * editors and addons are refused), its parameters, defaults filled. Returns it normalized.
+ * Checks an appearance: a built-in editor of the type with its parameters (defaults
+ * filled), or a plugin installed in the field's environment (`plugins`: the ids of the
+ * environment's plugins the appearance names), whose parameters and field_extension are
+ * stored as sent. Addons must each name an installed plugin. Returns it normalized.
  */
 export function checkAppearance(
   problems: Problems,
   fieldType: FieldType,
   raw: unknown,
+  plugins: ReadonlySet<string>,
 ): Appearance {
   if (!isPlainObject(raw)) {
     problems.invalid('must be an object with "editor", "parameters" and "addons"');
@@ -190,24 +193,88 @@ export function checkAppearance(
     if (!APPEARANCE_KEYS.includes(key))
       problems.invalid(`unknown key "${key}" (accepted: ${quoteList(APPEARANCE_KEYS)})`);
   }
-  const { editor, parameters, addons } = raw;
+  const { editor, parameters, field_extension } = raw;
   const editors: readonly string[] = FIELD_TYPE_CATALOG[fieldType].editors;
   if (typeof editor !== 'string') {
     problems.invalid('"editor" must be a string');
     return defaultAppearance(fieldType);
   }
-  if (!editors.includes(editor)) {
+  const addons = checkAddons(problems, raw.addons, plugins);
+  if (editors.includes(editor)) {
+    if (field_extension !== undefined)
+      problems.invalid('"field_extension" only applies to plugin editors');
+    const checked = checkParams(EDITOR_RULES[editor as EditorName], parameters);
+    for (const error of checked.errors) problems.invalid(`editor "${editor}": ${error}`);
+    return { editor, parameters: checked.params, addons };
+  }
+  if (!plugins.has(editor)) {
     problems.invalid(
-      `"${editor}" is not a built-in editor for ${fieldType} fields (available: ${quoteList(editors)}); plugin editors are not supported`,
+      `"${editor}" is not a built-in editor for ${fieldType} fields (available: ${quoteList(editors)}) nor a plugin of this environment`,
     );
     return defaultAppearance(fieldType);
   }
-  if (raw.field_extension !== undefined)
-    problems.invalid('"field_extension" only applies to plugin editors, which are not supported');
-  const checked = checkParams(EDITOR_RULES[editor as EditorName], parameters);
-  for (const error of checked.errors) problems.invalid(`editor "${editor}": ${error}`);
-  if (!Array.isArray(addons)) problems.invalid('"addons" must be an array');
-  else if (addons.length > 0)
-    problems.invalid('"addons" must be empty: plugin addons are not supported');
-  return { editor, parameters: checked.params, addons: [] };
+  if (!isPlainObject(parameters))
+    problems.invalid(`editor "${editor}": parameters must be an object`);
+  if (field_extension !== undefined && typeof field_extension !== 'string')
+    problems.invalid('"field_extension" must be a string');
+  return {
+    editor,
+    parameters: isPlainObject(parameters) ? parameters : {},
+    addons,
+    ...(typeof field_extension === 'string' ? { field_extension } : {}),
+  };
+}
+
+const ADDON_KEYS = ['id', 'parameters', 'field_extension'];
+
+/** Each addon names an installed plugin; its parameters are the plugin's, stored as sent. */
+function checkAddons(
+  problems: Problems,
+  raw: unknown,
+  plugins: ReadonlySet<string>,
+): Appearance['addons'] {
+  if (!Array.isArray(raw)) {
+    problems.invalid('"addons" must be an array');
+    return [];
+  }
+  const addons: Appearance['addons'] = [];
+  raw.forEach((addon: unknown, index) => {
+    const where = `addon ${index}`;
+    if (!isPlainObject(addon) || typeof addon.id !== 'string') {
+      problems.invalid(`${where} must be an object with a string "id"`);
+      return;
+    }
+    const unknownKey = Object.keys(addon).find((key) => !ADDON_KEYS.includes(key));
+    if (unknownKey !== undefined)
+      problems.invalid(
+        `${where}: unknown key "${unknownKey}" (accepted: ${quoteList(ADDON_KEYS)})`,
+      );
+    if (!plugins.has(addon.id))
+      problems.invalid(`${where}: "${addon.id}" is not a plugin of this environment`);
+    const parameters = addon.parameters ?? {};
+    if (!isPlainObject(parameters)) problems.invalid(`${where}: parameters must be an object`);
+    const { field_extension } = addon;
+    if (field_extension !== undefined && typeof field_extension !== 'string')
+      problems.invalid(`${where}: "field_extension" must be a string`);
+    addons.push({
+      id: addon.id,
+      parameters: isPlainObject(parameters) ? parameters : {},
+      ...(typeof field_extension === 'string' ? { field_extension } : {}),
+    });
+  });
+  return addons;
+}
+
+/** Ids an appearance names that are not built-in editors: candidates for plugin ids. */
+export function referencedPluginIds(fieldType: FieldType, appearance: unknown): string[] {
+  if (!isPlainObject(appearance)) return [];
+  const ids: string[] = [];
+  const { editor, addons } = appearance;
+  const editors: readonly string[] = FIELD_TYPE_CATALOG[fieldType].editors;
+  if (typeof editor === 'string' && !editors.includes(editor)) ids.push(editor);
+  if (Array.isArray(addons)) {
+    for (const addon of addons as unknown[])
+      if (isPlainObject(addon) && typeof addon.id === 'string') ids.push(addon.id);
+  }
+  return [...new Set(ids)];
 }

@@ -67,6 +67,7 @@ export function checkFieldDefinition(
     appearanceProblems,
     definition.field_type,
     definition.appearance,
+    context.plugins,
   );
   appearanceProblems.reportTo(issues, 'appearance');
 

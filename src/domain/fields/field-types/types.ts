@@ -55,4 +55,6 @@ export type FieldCheckContext = {
   siblingFields: ReadonlyArray<{ id: string; field_type: string }>;
   /** The owning model is a block model (e.g. `unique` is not allowed there). */
   isBlockModel: boolean;
+  /** The plugins of the field's environment the appearance names (see referencedPluginIds). */
+  plugins: ReadonlySet<string>;
 };

@@ -1,0 +1,56 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as filters from '../../domain/item-type-filters/service.ts';
+import { relationshipIds } from '../jsonapi.ts';
+import { CreateItemTypeFilterBody, UpdateItemTypeFilterBody } from '../schemas/item-type-filter.ts';
+
+type Params = { Params: { id: string } };
+
+export async function itemTypeFilterRoutes(app: FastifyInstance): Promise<void> {
+  // Writes need can_manage_shared_filters (PROPOSAL): tokens act for no single user, so
+  // a filter a token saves is seen by the whole project, as a shared one is.
+  const write = {
+    permission: 'can_manage_shared_filters',
+    resourceType: 'item_type_filter',
+  } as const;
+
+  app.get('/item-type-filters', async (request) => ({
+    data: await filters.listItemTypeFilters(request.scope),
+  }));
+
+  app.get<Params>('/item-type-filters/:id', async (request) => ({
+    data: await filters.findItemTypeFilter(request.scope, request.params.id),
+  }));
+
+  app.post<{ Body: Static<typeof CreateItemTypeFilterBody> }>(
+    '/item-type-filters',
+    { schema: { body: CreateItemTypeFilterBody }, config: write },
+    async (request, reply) => {
+      const data = request.body.data;
+      const created = await filters.createItemTypeFilter(request.scope, {
+        id: data.id,
+        attributes: data.attributes ?? {},
+        relationships: relationshipIds(data.relationships),
+      });
+      return reply.status(201).send({ data: created });
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdateItemTypeFilterBody> }>(
+    '/item-type-filters/:id',
+    { schema: { body: UpdateItemTypeFilterBody }, config: write },
+    async (request) => {
+      const data = request.body.data;
+      return {
+        data: await filters.updateItemTypeFilter(request.scope, request.params.id, {
+          attributes: data.attributes ?? {},
+          relationships: relationshipIds(data.relationships),
+        }),
+      };
+    },
+  );
+
+  app.delete<Params>('/item-type-filters/:id', { config: write }, async (request) => ({
+    data: await filters.destroyItemTypeFilter(request.scope, request.params.id),
+  }));
+}

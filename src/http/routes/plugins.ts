@@ -1,0 +1,50 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as plugins from '../../domain/plugins/service.ts';
+import { CreatePluginBody, UpdatePluginBody } from '../schemas/plugin.ts';
+
+type Params = { Params: { id: string } };
+
+export async function pluginRoutes(app: FastifyInstance): Promise<void> {
+  // Installing a plugin changes what the schema's fields may use as editors.
+  const write = { permission: 'can_edit_schema', resourceType: 'plugin' } as const;
+
+  app.get('/plugins', async (request) => ({
+    data: await plugins.listPlugins(request.scope),
+  }));
+
+  app.get<Params>('/plugins/:id', async (request) => ({
+    data: await plugins.findPlugin(request.scope, request.params.id),
+  }));
+
+  app.get<Params>('/plugins/:id/fields', async (request) => ({
+    data: await plugins.pluginFields(request.scope, request.params.id),
+  }));
+
+  app.post<{ Body: Static<typeof CreatePluginBody> }>(
+    '/plugins',
+    { schema: { body: CreatePluginBody }, config: write },
+    async (request, reply) => {
+      const data = request.body.data;
+      const created = await plugins.createPlugin(request.scope, {
+        id: data.id,
+        attributes: data.attributes ?? {},
+      });
+      return reply.status(201).send({ data: created });
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdatePluginBody> }>(
+    '/plugins/:id',
+    { schema: { body: UpdatePluginBody }, config: write },
+    async (request) => ({
+      data: await plugins.updatePlugin(request.scope, request.params.id, {
+        attributes: request.body.data.attributes ?? {},
+      }),
+    }),
+  );
+
+  app.delete<Params>('/plugins/:id', { config: write }, async (request) => ({
+    data: await plugins.destroyPlugin(request.scope, request.params.id),
+  }));
+}

@@ -1,0 +1,46 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import * as filters from '../../domain/upload-filters/service.ts';
+import { CreateUploadFilterBody, UpdateUploadFilterBody } from '../schemas/upload-filter.ts';
+
+type Params = { Params: { id: string } };
+
+export async function uploadFilterRoutes(app: FastifyInstance): Promise<void> {
+  // As for item-type filters (PROPOSAL): a filter a token saves is seen by the project.
+  const write = { permission: 'can_manage_shared_filters', resourceType: 'upload_filter' } as const;
+
+  app.get('/upload-filters', async (request) => ({
+    data: await filters.listUploadFilters(request.scope),
+  }));
+
+  app.get<Params>('/upload-filters/:id', async (request) => ({
+    data: await filters.findUploadFilter(request.scope, request.params.id),
+  }));
+
+  app.post<{ Body: Static<typeof CreateUploadFilterBody> }>(
+    '/upload-filters',
+    { schema: { body: CreateUploadFilterBody }, config: write },
+    async (request, reply) => {
+      const data = request.body.data;
+      const created = await filters.createUploadFilter(request.scope, {
+        id: data.id,
+        attributes: data.attributes ?? {},
+      });
+      return reply.status(201).send({ data: created });
+    },
+  );
+
+  app.put<Params & { Body: Static<typeof UpdateUploadFilterBody> }>(
+    '/upload-filters/:id',
+    { schema: { body: UpdateUploadFilterBody }, config: write },
+    async (request) => ({
+      data: await filters.updateUploadFilter(request.scope, request.params.id, {
+        attributes: request.body.data.attributes ?? {},
+      }),
+    }),
+  );
+
+  app.delete<Params>('/upload-filters/:id', { config: write }, async (request) => ({
+    data: await filters.destroyUploadFilter(request.scope, request.params.id),
+  }));
+}
