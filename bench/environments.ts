@@ -1,18 +1,14 @@
 // Benchmark: forking and destroying a big environment, and the latency of reads and
 // writes in another environment while a fork runs, against a real `fieldhouse serve`.
 // Usage: npx tsx bench/environments.ts [--db embedded|postgres] [--models 1000 --fields 30]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '@datocms/cma-client-node';
-import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { bootstrapProject } from '../src/domain/bootstrap.ts';
 import { runFieldhouse } from '../test/support/process.ts';
 import { seedSchema } from '../test/support/seed-schema.ts';
-import { percentile, printTable } from './support.ts';
+import { benchDatabase, databaseConfig, percentile, printTable, serverEnv } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -23,40 +19,6 @@ const { values } = parseArgs({
   },
 });
 const TOKEN = 'bench-admin-token-000000001';
-
-type FreshDatabase = {
-  env: Record<string, string>;
-  database: { databaseUrl: string | null; dataDir: string };
-  cleanup(): Promise<void>;
-};
-
-async function freshDatabase(): Promise<FreshDatabase> {
-  if (values.db === 'postgres') {
-    const name = `fieldhouse_bench_env_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: values['postgres-url'] });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(values['postgres-url']);
-    url.pathname = `/${name}`;
-    return {
-      env: { DATABASE_URL: url.toString() },
-      database: { databaseUrl: url.toString(), dataDir: '' },
-      cleanup: async () => {
-        const c = new pg.Client({ connectionString: values['postgres-url'] });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-env-'));
-  return {
-    env: { FIELDHOUSE_DATA_DIR: dir },
-    database: { databaseUrl: null, dataDir: dir },
-    cleanup: async () => rmSync(dir, { recursive: true }),
-  };
-}
 
 let probes = 0;
 
@@ -85,17 +47,20 @@ async function probe(
   return { reads, writes };
 }
 
-const fresh = await freshDatabase();
+const fresh = await benchDatabase(
+  values.db === 'postgres' ? 'postgres' : 'embedded',
+  values['postgres-url'],
+);
 try {
   const models = Number(values.models);
   const fields = Number(values.fields);
-  const seeding = await openDatabase({ ...fresh.database, dbPoolSize: 1 });
+  const seeding = await openDatabase({ ...databaseConfig(fresh), dbPoolSize: 1 });
   await migrateToLatest(seeding.db);
   await bootstrapProject(seeding.db, { adminToken: TOKEN });
   await seedSchema(seeding.db, models, fields);
   await seeding.close();
 
-  const server = runFieldhouse(['serve'], { ...fresh.env, FIELDHOUSE_ADMIN_TOKEN: TOKEN });
+  const server = runFieldhouse(['serve'], { ...serverEnv(fresh), FIELDHOUSE_ADMIN_TOKEN: TOKEN });
   try {
     const url = await server.listening;
     const client = buildClient({ apiToken: TOKEN, baseUrl: url, autoRetry: false });
@@ -145,5 +110,5 @@ try {
     await server.stop();
   }
 } finally {
-  await fresh.cleanup();
+  await fresh.drop();
 }

@@ -2,18 +2,24 @@
 // `fieldhouse serve` process, in an empty project or in a big one seeded by SQL.
 // Usage: npx tsx bench/fields.ts [--db embedded|postgres] [--updates 2000]
 //                                [--models 1000 --fields 30]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { openDatabase } from '../src/db/client.ts';
 import { loadScope } from '../src/db/environment-scope.ts';
 import { generateId } from '../src/domain/ids.ts';
+import type { TestDatabase } from '../test/support/databases.ts';
 import { runFieldhouse } from '../test/support/process.ts';
-import { cpuMs, percentile, printTable, quietWindowPercentile, rssMb } from './support.ts';
+import {
+  benchDatabase,
+  cpuMs,
+  databaseConfig,
+  percentile,
+  printTable,
+  quietWindowPercentile,
+  rssMb,
+  serverEnv,
+} from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,40 +36,6 @@ const QUIET_WINDOW = 200;
 const seedModels = Number(values.models);
 const fieldsPerModel = Number(values.fields);
 
-type Environment = {
-  env: Record<string, string>;
-  database: { databaseUrl: string | null; dataDir: string };
-  cleanup(): Promise<void>;
-};
-
-async function freshEnvironment(): Promise<Environment> {
-  if (values.db === 'postgres') {
-    const name = `fieldhouse_bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: values['postgres-url'] });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(values['postgres-url']);
-    url.pathname = `/${name}`;
-    return {
-      env: { DATABASE_URL: url.toString() },
-      database: { databaseUrl: url.toString(), dataDir: '' },
-      cleanup: async () => {
-        const c = new pg.Client({ connectionString: values['postgres-url'] });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-'));
-  return {
-    env: { FIELDHOUSE_DATA_DIR: dir },
-    database: { databaseUrl: null, dataDir: dir },
-    cleanup: async () => rmSync(dir, { recursive: true }),
-  };
-}
-
 function start(env: Record<string, string>) {
   // LOG_LEVEL=info: the listening line is how the start is seen; request logs go to a pipe.
   return runFieldhouse(['serve'], { ...env, FIELDHOUSE_ADMIN_TOKEN: TOKEN });
@@ -73,8 +45,8 @@ function start(env: Record<string, string>) {
  * Fills the project with `models` models of `fields` string fields each, by direct SQL
  * (the embedded database has one owner, so the server is stopped meanwhile).
  */
-async function seed(database: Environment['database'], models: number, fields: number) {
-  const handle = await openDatabase({ ...database, dbPoolSize: 1 });
+async function seed(database: TestDatabase, models: number, fields: number) {
+  const handle = await openDatabase({ ...databaseConfig(database), dbPoolSize: 1 });
   const appearance = JSON.stringify({
     editor: 'single_line',
     parameters: { heading: false, placeholder: null },
@@ -136,7 +108,11 @@ async function seed(database: Environment['database'], models: number, fields: n
   }
 }
 
-const { env, database, cleanup } = await freshEnvironment();
+const database = await benchDatabase(
+  values.db === 'postgres' ? 'postgres' : 'embedded',
+  values['postgres-url'],
+);
+const env = serverEnv(database);
 // The first start migrates and creates the project.
 const first = start(env);
 await first.listening;
@@ -180,7 +156,7 @@ const quietP50 = quietWindowPercentile(samples, QUIET_WINDOW, 50);
 samples.sort((a, b) => a - b);
 const rss = rssMb(serverPid);
 await server.stop();
-await cleanup();
+await database.drop();
 
 printTable([
   {

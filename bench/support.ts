@@ -71,6 +71,23 @@ export async function benchDatabase(
   };
 }
 
+/** The environment variables that point a `fieldhouse serve` process at the database. */
+export function serverEnv(database: TestDatabase): Record<string, string> {
+  return database.engine === 'postgres'
+    ? { DATABASE_URL: database.url }
+    : { FIELDHOUSE_DATA_DIR: database.dataDir };
+}
+
+/** The same database as `openDatabase` takes it, for seeding while no server runs. */
+export function databaseConfig(database: TestDatabase): {
+  databaseUrl: string | null;
+  dataDir: string;
+} {
+  return database.engine === 'postgres'
+    ? { databaseUrl: database.url, dataDir: '' }
+    : { databaseUrl: null, dataDir: database.dataDir };
+}
+
 /** CPU time (user + system) a process has used so far, from /proc, in ms. */
 export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
