@@ -210,6 +210,18 @@ export type ItemVersionTable = {
 };
 export type ItemVersionRow = Selectable<ItemVersionTable>;
 
+/** A block: a record of a block model held by a field of one record (migration 0005). */
+export type BlockTable = {
+  id: string;
+  item_type_id: string;
+  item_id: string;
+  item_values: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  seq: Generated<string>;
+};
+export type BlockRow = Selectable<BlockTable>;
+
 export type EnvironmentStatus = 'creating' | 'ready' | 'destroying';
 
 export type EnvironmentTable = {
@@ -354,6 +366,7 @@ export type EnvironmentDatabase = {
   site_settings: SiteSettingsTable;
   items: ItemTable;
   item_versions: ItemVersionTable;
+  blocks: BlockTable;
   plugins: PluginTable;
   item_type_filters: ItemTypeFilterTable;
   upload_filters: UploadFilterTable;

@@ -5,6 +5,7 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import { valuesToPresent } from './blocks.ts';
 import { fieldsOfModels } from './model-fields.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
@@ -19,6 +20,8 @@ export type ItemListQuery = {
   /** `current` (default) or `published`. */
   version?: string;
   locale?: string;
+  /** `?nested=true`: blocks presented whole instead of by id. */
+  nested?: boolean;
   offset?: number;
   limit?: number;
 };
@@ -146,13 +149,18 @@ export async function listItems(
     ];
   const fieldsByModel = await fieldsOfModels(scope.db, modelIds);
   const modelById = new Map(models.map((model) => [model.id, model]));
-  const data = page.map((row) => {
+  const withFields = page.map((row) => ({
+    ...row,
+    fields: fieldsByModel.get(row.item_type_id) ?? [],
+  }));
+  const values = await valuesToPresent(scope.db, withFields, {
+    published: version === 'published',
+    nested: query.nested ?? false,
+  });
+  const data = withFields.map((row, index) => {
     const model = modelById.get(row.item_type_id);
     if (!model) throw new Error(`record ${row.id} has no model`);
-    const fields = fieldsByModel.get(row.item_type_id) ?? [];
-    return version === 'published'
-      ? presentItem(row, model, fields, row.published_values ?? {})
-      : presentItem(row, model, fields);
+    return presentItem(row, model, row.fields, values[index]);
   });
   return { data, total: Number(count.total) };
 }

@@ -3,6 +3,7 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { currentSnapshots } from './blocks.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { emitItemEvent, findRow } from './service.ts';
 
@@ -19,11 +20,15 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       findItemTypeOrFail(tx.db, before.item_type_id),
       fieldsOfModel(tx.db, before.item_type_id),
     ]);
+    const { snapshots } = await currentSnapshots(tx.db, [
+      { id, values: before.item_values, fields },
+    ]);
     const now = new Date();
     const row = await tx.db
       .updateTable('items')
       .set({
-        published_values: JSON.stringify(before.item_values),
+        // The published values hold their blocks inline, as they are now (migration 0005).
+        published_values: JSON.stringify(snapshots[0]),
         published_version_id: before.current_version_id,
         status: 'published',
         published_at: now,

@@ -1,12 +1,15 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
+import { deleteBlocksHeldBy } from './blocks.ts';
 
 /**
  * Schema changes reaching records (spec 09 §3), each run in the schema change's own
  * transaction. Values are keyed by field id, so these touch one key of each record of the
- * model. Versions keep what was saved. (A model's destroy removes its records through the
- * items table's foreign key.)
+ * model, or of each block of a block model (blocks hold values like records, migration 0005;
+ * each change runs on both tables, and the one without rows of the model is left as it is).
+ * Versions keep what was saved. (A model's destroy removes its records, and a block model's
+ * its blocks, through the tables' foreign keys.)
  */
 
 /** A new field: existing records (current and published values) get its default value. */
@@ -23,13 +26,24 @@ export async function fillNewField(
     })
     .where('item_type_id', '=', field.item_type_id)
     .execute();
+  await trx
+    .updateTable('blocks')
+    .set({ item_values: sql`item_values || ${entry}` })
+    .where('item_type_id', '=', field.item_type_id)
+    .execute();
 }
 
-/** A destroyed field: its values leave every record of the model. */
+/** A destroyed field: its values (and the blocks they held) leave every record of the model. */
 export async function dropFieldValues(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id'>,
+  field: Pick<FieldRow, 'id' | 'item_type_id' | 'field_type' | 'localized'>,
 ): Promise<void> {
+  await deleteBlocksHeldBy(trx, field);
+  await trx
+    .updateTable('blocks')
+    .set({ item_values: sql`item_values - ${field.id}::text` })
+    .where('item_type_id', '=', field.item_type_id)
+    .execute();
   await trx
     .updateTable('items')
     .set({
@@ -58,6 +72,11 @@ export async function convertLocalization(
   await trx
     .updateTable('items')
     .set({ item_values: convert('item_values'), published_values: convert('published_values') })
+    .where('item_type_id', '=', field.item_type_id)
+    .execute();
+  await trx
+    .updateTable('blocks')
+    .set({ item_values: convert('item_values') })
     .where('item_type_id', '=', field.item_type_id)
     .execute();
 }

@@ -16,6 +16,7 @@ import { loadModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { checkNewId } from '../new-ids.ts';
+import { BlockSession, valuesToPresent } from './blocks.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
 import { checkItemValues } from './values.ts';
 
@@ -91,7 +92,7 @@ export async function insertVersion(
 export async function findItem(
   scope: Scope,
   id: string,
-  options: { version?: string } = {},
+  options: { version?: string; nested?: boolean } = {},
 ): Promise<Resource> {
   const row = await findRow(scope.db, id);
   if (!row) throw new NotFound('Item', id);
@@ -99,11 +100,14 @@ export async function findItem(
     findItemTypeOrFail(scope.db, row.item_type_id),
     fieldsOfModel(scope.db, row.item_type_id),
   ]);
-  if (options.version === 'published') {
-    if (row.published_values === null) throw new NotFound('Published version of item', id);
-    return presentItem(row, model, fields, row.published_values);
-  }
-  return presentItem(row, model, fields);
+  const published = options.version === 'published';
+  if (published && row.published_values === null)
+    throw new NotFound('Published version of item', id);
+  const [values] = await valuesToPresent(scope.db, [{ ...row, fields }], {
+    published,
+    nested: options.nested ?? false,
+  });
+  return presentItem(row, model, fields, values);
 }
 
 /** Position for a new record of a sortable or tree model: after its siblings. */
@@ -221,11 +225,14 @@ export async function createItem(
         Object.hasOwn(sent, field.api_key) ? sent[field.api_key] : field.default_value,
       ]),
     );
+    const blocks = await BlockSession.open(trx, id, fields, locales);
     const values = await checkItemValues(
       trx,
-      { model, fields, locales, itemId: id, attributes },
+      { model, fields, locales, itemId: id, attributes, blocks },
       unknownKeys,
     );
+    // Versions and published values hold their blocks inline (migration 0005).
+    const snapshot = blocks ? blocks.snapshot(fields, values) : values;
     const published = !model.draft_mode_active;
     // The row names its first version, which can only be inserted after the row.
     const versionId = generateId();
@@ -241,7 +248,7 @@ export async function createItem(
         item_type_id: model.id,
         creator_id: creatorId,
         item_values: JSON.stringify(values),
-        published_values: published ? JSON.stringify(values) : null,
+        published_values: published ? JSON.stringify(snapshot) : null,
         status: published ? 'published' : 'draft',
         current_version_id: versionId,
         published_version_id: published ? versionId : null,
@@ -254,7 +261,8 @@ export async function createItem(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await insertVersion(trx, versionId, row, values, creatorId);
+    await insertVersion(trx, versionId, row, snapshot, creatorId);
+    await blocks?.commit(trx, fields, values);
     if (model.singleton)
       await trx
         .updateTable('item_types')
@@ -311,13 +319,15 @@ export async function updateItem(
     const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
     // Partial update: omitted fields keep their stored values.
     const attributes = { ...byApiKey(fields, before.item_values), ...sent };
+    const blocks = await BlockSession.open(trx, id, fields, locales);
     const values = await checkItemValues(
       trx,
-      { model, fields, locales, itemId: id, attributes },
+      { model, fields, locales, itemId: id, attributes, blocks },
       unknownKeys,
     );
+    const snapshot = blocks ? blocks.snapshot(fields, values) : values;
     const published = !model.draft_mode_active;
-    const versionId = await insertVersion(trx, generateId(), before, values, editorId);
+    const versionId = await insertVersion(trx, generateId(), before, snapshot, editorId);
     const now = new Date();
     const position =
       typeof input.attributes.position === 'number' && (model.sortable || model.tree)
@@ -333,7 +343,7 @@ export async function updateItem(
         position,
         ...(published
           ? {
-              published_values: JSON.stringify(values),
+              published_values: JSON.stringify(snapshot),
               published_version_id: versionId,
               status: 'published' as const,
               published_at: now,
@@ -344,6 +354,7 @@ export async function updateItem(
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await blocks?.commit(trx, fields, values);
     const previous = presentItem(before, model, fields);
     const entity = presentItem(row, model, fields);
     await emitItemEvent(tx, model.id, 'update', entity, previous);
