@@ -3,7 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { blockInRequest, buildBlockModel, buildField, buildModel } from '../support/factories.ts';
+import {
+  blockInRequest,
+  buildBlockModel,
+  buildField,
+  buildModel,
+  buildRecord,
+} from '../support/factories.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 let server: TestServer;
@@ -476,5 +482,33 @@ describe('blocks in records', () => {
     const found = await client.items.find(record.id);
     assert.deepEqual(found.sections, [staying]);
     await client.items.update(record.id, { title: 'still writable' });
+  });
+
+  test('a link inside a block is checked, and makes the record reference its target', async () => {
+    const { block, model } = await pageModel();
+    const target = await buildRecord(client);
+    await buildField(client, {
+      itemTypeId: block.id,
+      api_key: 'link',
+      field_type: 'link',
+      validators: { item_item_type: { item_types: [target.item_type.id] } },
+    });
+    await rejectsWithApiError(
+      client.items.create({
+        item_type: itemType(model.id),
+        sections: [blockInRequest({ itemTypeId: block.id, attributes: { link: model.id } })],
+      }),
+      'INVALID_FIELD',
+      { field: 'sections.0.link', code: 'VALIDATION_ITEM_ITEM_TYPE' },
+    );
+    const record = await client.items.create({
+      item_type: itemType(model.id),
+      sections: [blockInRequest({ itemTypeId: block.id, attributes: { link: target.id } })],
+    });
+    const references = await client.items.references(target.id);
+    assert.deepEqual(
+      references.map((reference) => reference.id),
+      [record.id],
+    );
   });
 });
