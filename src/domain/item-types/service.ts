@@ -10,7 +10,7 @@ import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
-import { dropBlocksOfModel } from '../items/blocks.ts';
+import { dropBlocksOfModel } from '../items/block-removal.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
   createLinkedMenuItem,

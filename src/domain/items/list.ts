@@ -5,7 +5,7 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
-import { valuesToPresent } from './blocks.ts';
+import { valuesToPresent } from './block-snapshots.ts';
 import { fieldsOfModels } from './model-fields.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;

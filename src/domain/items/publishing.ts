@@ -3,7 +3,7 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
-import { currentSnapshots } from './blocks.ts';
+import { currentSnapshots } from './block-snapshots.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { emitItemEvent, findRow } from './service.ts';
 

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
-import { deleteBlocksHeldBy } from './blocks.ts';
+import { deleteBlocksHeldBy } from './block-removal.ts';
 
 /**
  * Schema changes reaching records (spec 09 §3), each run in the schema change's own

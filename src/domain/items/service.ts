@@ -16,7 +16,8 @@ import { loadModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { checkNewId } from '../new-ids.ts';
-import { BlockSession, valuesToPresent } from './blocks.ts';
+import { valuesToPresent } from './block-snapshots.ts';
+import { BlockSession } from './blocks.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
 import { checkItemValues } from './values.ts';
 

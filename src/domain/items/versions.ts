@@ -2,7 +2,7 @@ import type { Scope } from '../../db/environment-scope.ts';
 import { presentItemVersion } from '../../presenters/item-version.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
-import { snapshotAsRequest } from './blocks.ts';
+import { snapshotAsRequest } from './block-snapshots.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { findRow, updateItem } from './service.ts';
 
