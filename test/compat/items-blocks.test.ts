@@ -356,6 +356,23 @@ describe('blocks in records', () => {
     const nested = (await client.items.rawFind(created.id, { nested: true })).data.attributes;
     const blocks = (nested.sections as Record<string, NestedBlock[]>)[main] ?? [];
     assert.equal(blocks[0]?.attributes.title, 'M');
+
+    // Unlocalizing keeps the main locale's blocks and deletes the other locales'.
+    const other = main === 'it' ? 'de' : 'it';
+    await client.site.update({ locales: [main, other] });
+    const both = await client.items.update(created.id, {
+      sections: {
+        [main]: ids,
+        [other]: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'O' } })],
+      },
+    } as never);
+    assert.equal((await storedBlocks(created.id)).length, 2);
+    const sections = (await client.fields.list(model.id)).find((f) => f.api_key === 'sections');
+    assert.ok(sections);
+    await client.fields.update(sections.id, { localized: false });
+    assert.deepEqual(await storedBlocks(created.id), ids);
+    assert.deepEqual((await client.items.find(both.id)).sections, ids);
+    await client.site.update({ locales: [main] });
   });
 
   test('destroying the record removes its blocks; a fork copies them', async () => {

@@ -15,14 +15,16 @@ import { fieldsOfModels, type ItemField } from './model-fields.ts';
 
 /**
  * Deletes the blocks a field's values hold, in every record (or block) of its model, and the
- * blocks inside them: run before a field holding blocks is destroyed.
+ * blocks inside them: run before a field holding blocks is destroyed, or (with `keepLocale`)
+ * before a localized one keeps only its main locale's value.
  */
 export async function deleteBlocksHeldBy(
   trx: EnvTrx,
   field: { id: string; item_type_id: string; field_type: string; localized: boolean },
+  keepLocale?: string,
 ): Promise<void> {
   if (!holdsBlocks(field)) return;
-  const holder: BlockHoldingField[] = [{ ...field, api_key: field.id }];
+  const holding: BlockHoldingField = { ...field, api_key: field.id };
   const [records, blocks] = await Promise.all([
     trx
       .selectFrom('items')
@@ -35,7 +37,11 @@ export async function deleteBlocksHeldBy(
       .where('item_type_id', '=', field.item_type_id)
       .execute(),
   ]);
-  const ids = [...records, ...blocks].flatMap((row) => refIdsIn(holder, row.item_values));
+  const ids = [...records, ...blocks].flatMap((row) =>
+    blockRefsOf(holding, row.item_values[field.id])
+      .filter(({ ref, place }) => typeof ref === 'string' && place[0] !== keepLocale)
+      .map(({ ref }) => ref as string),
+  );
   await deleteBlocksAndInner(trx, ids);
 }
 

@@ -56,14 +56,15 @@ export async function dropFieldValues(
 
 /**
  * A field's `localized` switched: a value becomes the main locale's value of the new
- * localized value, or the main locale's value becomes the value. (field_type changes do
- * not convert stored values yet.)
+ * localized value, or the main locale's value becomes the value (the blocks of the other
+ * locales' values are deleted). (field_type changes do not convert stored values yet.)
  */
 export async function convertLocalization(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id' | 'localized'>,
+  field: Pick<FieldRow, 'id' | 'item_type_id' | 'localized' | 'field_type'>,
   mainLocale: string,
 ): Promise<void> {
+  if (!field.localized) await deleteBlocksHeldBy(trx, { ...field, localized: true }, mainLocale);
   const path = sql`ARRAY[${field.id}::text]`;
   const convert = (column: 'item_values' | 'published_values'): RawBuilder<string> =>
     field.localized
