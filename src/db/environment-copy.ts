@@ -66,6 +66,7 @@ async function planTable(trx: Trx, from: string, to: string, index: number): Pro
  * ENVIRONMENT_TABLES drives it: a table added there is copied with no change here.
  */
 export class EnvironmentCopy {
+  private migrated = false;
   private plans: TablePlan[] | null = null;
   /** The table whose rows are being copied, then the one whose late columns are filled. */
   private position = 0;
@@ -94,8 +95,12 @@ export class EnvironmentCopy {
 
   /** Does the next piece of the copy in `trx`. */
   async step(trx: Trx): Promise<void> {
-    if (!this.plans) {
+    if (!this.migrated) {
       await migrateEnvironmentSchema(trx, this.to);
+      this.migrated = true;
+      return;
+    }
+    if (!this.plans) {
       this.plans = [];
       for (let index = 0; index < ENVIRONMENT_TABLES.length; index += 1) {
         this.plans.push(await planTable(trx, this.from, this.to, index));
