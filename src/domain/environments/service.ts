@@ -266,7 +266,6 @@ async function register(
       `.execute(trx);
       const number = rows[0]?.number;
       if (number === undefined) throw new Error('environment_number_seq returned nothing');
-      if (holdLock) await holdEnvironmentLock(trx, number);
       const created = await trx
         .insertInto('environments')
         .values({
@@ -287,6 +286,8 @@ async function register(
           .where('number', '=', source.number)
           .execute();
       }
+      // Last: a session lock outlives a rollback, and only the commit follows it.
+      if (holdLock) await holdEnvironmentLock(trx, number);
       return { created, source };
     });
   } catch (error) {
