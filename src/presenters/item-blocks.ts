@@ -154,10 +154,17 @@ export function blockIdValues(
   return mapValues(fields, snapshot, (node) => (isBlockNode(node) ? node.id : node));
 }
 
+/** What presenting blocks whole needs: every block model's fields, and the record's version. */
+export type NestedContext = {
+  blockFields: BlockModelFields;
+  /** The version of the record the blocks are read from (a block is saved with its record). */
+  version: string;
+};
+
 /** A block as `?nested=true` gives it: a whole `item` with its own blocks nested too. */
-export function presentBlock(node: BlockNode, blockFields: BlockModelFields): Resource {
-  const fields = blockFields.get(node.item_type_id) ?? [];
-  const values = nestedValues(fields, node.values, blockFields);
+export function presentBlock(node: BlockNode, context: NestedContext): Resource {
+  const fields = context.blockFields.get(node.item_type_id) ?? [];
+  const values = nestedValues(fields, node.values, context);
   const attributes: Record<string, unknown> = {};
   for (const field of fields) attributes[field.api_key] = values[field.id] ?? null;
   return {
@@ -176,7 +183,7 @@ export function presentBlock(node: BlockNode, blockFields: BlockModelFields): Re
       is_valid: true,
       is_current_version_valid: null,
       is_published_version_valid: null,
-      current_version: null,
+      current_version: context.version,
       stage: null,
       has_children: null,
     },
@@ -187,9 +194,9 @@ export function presentBlock(node: BlockNode, blockFields: BlockModelFields): Re
 export function nestedValues(
   fields: readonly BlockHoldingField[],
   snapshot: Record<string, unknown>,
-  blockFields: BlockModelFields,
+  context: NestedContext,
 ): Record<string, unknown> {
   return mapValues(fields, snapshot, (node) =>
-    isBlockNode(node) ? presentBlock(node, blockFields) : node,
+    isBlockNode(node) ? presentBlock(node, context) : node,
   );
 }

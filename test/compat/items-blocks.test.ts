@@ -96,6 +96,9 @@ describe('blocks in records', () => {
       ],
     );
     assert.deepEqual(blocks[0]?.relationships.item_type, { data: itemType(block.id) });
+    const meta = (blocks[0] as unknown as { meta: Values }).meta;
+    assert.equal(meta.current_version, record.meta.current_version, 'saved with its record');
+    assert.equal(typeof meta.created_at, 'string');
 
     const listed = await client.items.list({ filter: { type: model.id }, nested: true });
     assert.equal(listed.length, 1);

@@ -1,5 +1,5 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
-import type { BlockRow } from '../../db/schema.ts';
+import type { BlockRow, ItemRow } from '../../db/schema.ts';
 import {
   type BlockNode,
   blockIdValues,
@@ -119,11 +119,10 @@ export type ValuesRead = { published: boolean; nested: boolean };
  */
 export async function valuesToPresent(
   db: EnvQueryable,
-  records: readonly (Pick<BlockRow, 'id'> & {
-    item_values: Record<string, unknown>;
-    published_values: Record<string, unknown> | null;
-    fields: readonly ItemField[];
-  })[],
+  records: readonly (Pick<
+    ItemRow,
+    'id' | 'item_values' | 'published_values' | 'current_version_id' | 'published_version_id'
+  > & { fields: readonly ItemField[] })[],
   read: ValuesRead,
 ): Promise<Record<string, unknown>[]> {
   if (!read.nested)
@@ -147,6 +146,9 @@ export async function valuesToPresent(
       );
   const blockFields = blockModelFields(schema);
   return records.map((record, index) =>
-    nestedValues(record.fields, snapshots[index] ?? {}, blockFields),
+    nestedValues(record.fields, snapshots[index] ?? {}, {
+      blockFields,
+      version: (read.published ? record.published_version_id : null) ?? record.current_version_id,
+    }),
   );
 }
