@@ -231,3 +231,106 @@ describe('site locale changes reach records', () => {
     }
   });
 });
+
+describe('schema changes that records break make them invalid, not the change', () => {
+  test('a validator added: records it breaks become invalid until fixed; they cannot be published', async () => {
+    const model = await buildModel(client, { draft_mode_active: true });
+    const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const empty = await client.items.create({ item_type: itemType(model.id), title: null });
+    const filled = await client.items.create({ item_type: itemType(model.id), title: 'Hi' });
+    await client.items.publish(empty.id);
+    assert.equal(empty.meta.is_valid, true);
+
+    await client.fields.update(title.id, { validators: { required: {} } });
+    let found = await client.items.find(empty.id);
+    assert.equal(found.meta.is_valid, false);
+    assert.equal(found.meta.is_current_version_valid, false);
+    assert.equal(found.meta.is_published_version_valid, false);
+    assert.equal((await client.items.find(filled.id)).meta.is_valid, true);
+    // A never-published record has no published version to judge.
+    assert.equal((await client.items.find(filled.id)).meta.is_published_version_valid, null);
+    const ordered = await client.items.list({
+      filter: { type: model.id },
+      order_by: '_is_valid_ASC',
+    });
+    assert.deepEqual(
+      ordered.map((record) => record.id),
+      [empty.id, filled.id],
+    );
+    await rejectsWithApiError(client.items.publish(empty.id), 'INVALID_FIELD', {
+      field: 'title',
+      code: 'VALIDATION_REQUIRED',
+    });
+    await rejectsWithApiError(client.items.update(empty.id, {}), 'INVALID_FIELD', {
+      field: 'title',
+    });
+
+    await client.items.update(empty.id, { title: 'Fixed' });
+    found = await client.items.find(empty.id);
+    assert.equal(found.meta.is_valid, true);
+    assert.equal(
+      found.meta.is_published_version_valid,
+      false,
+      'the published version is still empty',
+    );
+    found = await client.items.publish(empty.id);
+    assert.equal(found.meta.is_published_version_valid, true);
+
+    // Dropping the validator makes an invalid record valid again.
+    const other = await client.items.create({ item_type: itemType(model.id), title: 'x' });
+    await client.fields.update(title.id, { validators: { length: { min: 3 } } });
+    assert.equal((await client.items.find(other.id)).meta.is_valid, false);
+    await client.fields.update(title.id, { validators: {} });
+    assert.equal((await client.items.find(other.id)).meta.is_valid, true);
+  });
+
+  test('a new required field makes every record invalid; destroying it makes them valid', async () => {
+    const record = await buildRecord(client);
+    const field = await buildField(client, {
+      itemTypeId: record.item_type.id,
+      api_key: 'summary',
+      validators: { required: {} },
+    });
+    assert.equal((await client.items.find(record.id)).meta.is_valid, false);
+    await client.fields.destroy(field.id);
+    assert.equal((await client.items.find(record.id)).meta.is_valid, true);
+  });
+
+  test('a locale added to a model that requires every locale leaves required values missing', async () => {
+    await client.site.update({ locales: ['en', 'it'] });
+    try {
+      const model = await buildModel(client, { all_locales_required: true });
+      await buildField(client, {
+        itemTypeId: model.id,
+        api_key: 'title',
+        localized: true,
+        validators: { required: {} },
+      });
+      const record = await client.items.create({
+        item_type: itemType(model.id),
+        title: { en: 'Hello', it: 'Ciao' },
+      });
+      await client.site.update({ locales: ['en', 'it', 'fr'] });
+      let found = await client.items.find(record.id);
+      assert.deepEqual(found.title, { en: 'Hello', it: 'Ciao', fr: null });
+      assert.equal(found.meta.is_valid, false);
+      await client.items.update(record.id, { title: { en: 'Hello', it: 'Ciao', fr: 'Salut' } });
+      assert.equal((await client.items.find(record.id)).meta.is_valid, true);
+
+      // The model stops, then starts again, requiring every locale.
+      const partial = await client.itemTypes.update(model.id, { all_locales_required: false });
+      assert.equal(partial.all_locales_required, false);
+      const onlyEn = await client.items.create({
+        item_type: itemType(model.id),
+        title: { en: 'Only English' },
+      });
+      assert.equal(onlyEn.meta.is_valid, true);
+      await client.itemTypes.update(model.id, { all_locales_required: true });
+      found = await client.items.find(onlyEn.id);
+      assert.equal(found.meta.is_valid, false);
+      assert.equal((await client.items.find(record.id)).meta.is_valid, true);
+    } finally {
+      await client.site.update({ locales: ['en'] });
+    }
+  });
+});

@@ -7,12 +7,7 @@ import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
-import {
-  convertFieldValues,
-  convertLocalization,
-  dropFieldValues,
-  fillNewField,
-} from '../items/schema-changes.ts';
+import { dropFieldValues, fillNewField, followFieldUpdate } from '../items/schema-changes.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { GroupKey } from '../positions/order.ts';
@@ -26,7 +21,7 @@ import {
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldInput, NewFieldInput } from './attributes.ts';
 import { loadCheckContext, siteLocales } from './check-context.ts';
-import { checkFieldDefinition, type FieldDefinition, type FieldType } from './field-types/index.ts';
+import { checkFieldDefinition, type FieldDefinition } from './field-types/index.ts';
 import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from './model-links.ts';
 import {
   emitModelUpdate,
@@ -213,16 +208,7 @@ export async function updateField(
         return { field: presentField(before), included: [previous] };
 
       const row = await repo.saveField(trx, before, next);
-      // Values convert to the new type in their old shape, then move in or out of locales.
-      if (row.field_type !== before.field_type)
-        await convertFieldValues(
-          trx,
-          before,
-          before.field_type as FieldType,
-          row.field_type as FieldType,
-        );
-      if (row.localized !== before.localized)
-        await convertLocalization(trx, row, (await siteLocales(trx))[0] ?? '');
+      await followFieldUpdate(trx, before, row);
       const itemType = await releaseRelationships(
         trx,
         state.itemType,

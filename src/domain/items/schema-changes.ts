@@ -1,8 +1,10 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
+import { siteLocales } from '../fields/check-context.ts';
 import { convertValue, type FieldType } from '../fields/field-types/index.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
+import { hasInvalidRecords, refreshRecords, type StoredValues } from './refresh.ts';
 
 /**
  * Schema changes reaching records (spec 09 §3), each run in the schema change's own
@@ -11,10 +13,21 @@ import { isPlainObject } from '../fields/field-types/problems.ts';
  * items table's foreign key.)
  */
 
-/** A new field: existing records (current and published values) get its default value. */
+type FieldChange = Pick<
+  FieldRow,
+  'id' | 'item_type_id' | 'field_type' | 'localized' | 'validators'
+>;
+
+const hasValidators = (field: Pick<FieldRow, 'validators'>) =>
+  Object.keys(field.validators ?? {}).length > 0;
+
+/**
+ * A new field: existing records (current and published values) get its default value;
+ * with validators, records its default breaks become invalid.
+ */
 export async function fillNewField(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id' | 'default_value'>,
+  field: Pick<FieldRow, 'id' | 'item_type_id' | 'default_value' | 'validators'>,
 ): Promise<void> {
   const entry = sql`jsonb_build_object(${field.id}::text, ${JSON.stringify(field.default_value ?? null)}::jsonb)`;
   await trx
@@ -25,9 +38,10 @@ export async function fillNewField(
     })
     .where('item_type_id', '=', field.item_type_id)
     .execute();
+  if (hasValidators(field)) await refreshRecords(trx, field.item_type_id);
 }
 
-/** A destroyed field: its values leave every record of the model. */
+/** A destroyed field: its values leave every record of the model, which may make some valid. */
 export async function dropFieldValues(
   trx: EnvTrx,
   field: Pick<FieldRow, 'id' | 'item_type_id'>,
@@ -40,85 +54,50 @@ export async function dropFieldValues(
     })
     .where('item_type_id', '=', field.item_type_id)
     .execute();
+  if (await hasInvalidRecords(trx, field.item_type_id))
+    await refreshRecords(trx, field.item_type_id);
+}
+
+/** One field's value rewritten: per locale when localized, as a whole otherwise. */
+function eachValue(localized: boolean, value: unknown, convert: (v: unknown) => unknown) {
+  if (!localized) return convert(value);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([locale, v]) => [locale, convert(v)]));
 }
 
 /**
- * A field's `localized` switched: a value becomes the main locale's value of the new
- * localized value, or the main locale's value becomes the value.
+ * An updated field. A `field_type` change converts every record's value (spec 02 §9;
+ * per locale when localized), then a `localized` switch makes a value the main locale's
+ * value of the new localized value, or keeps the main locale's value. Any change of type,
+ * localization or validators recomputes the records' validity.
  */
-export async function convertLocalization(
+export async function followFieldUpdate(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id' | 'localized'>,
-  mainLocale: string,
+  before: FieldChange,
+  after: FieldChange,
 ): Promise<void> {
-  const path = sql`ARRAY[${field.id}::text]`;
-  const convert = (column: 'item_values' | 'published_values'): RawBuilder<string> =>
-    field.localized
-      ? sql`jsonb_set(${sql.ref(column)}, ${path}, jsonb_build_object(${mainLocale}::text, coalesce(${sql.ref(column)} -> ${field.id}::text, 'null'::jsonb)))`
-      : sql`jsonb_set(${sql.ref(column)}, ${path}, coalesce(${sql.ref(column)} -> ${field.id}::text -> ${mainLocale}::text, 'null'::jsonb))`;
-  await trx
-    .updateTable('items')
-    .set({ item_values: convert('item_values'), published_values: convert('published_values') })
-    .where('item_type_id', '=', field.item_type_id)
-    .execute();
-}
-
-type StoredValues = Record<string, unknown>;
-
-/**
- * Rewrites the current and published values of every record of a model in JavaScript, for
- * changes SQL cannot express simply; only records whose values change are written.
- */
-async function rewriteRecords(
-  trx: EnvTrx,
-  itemTypeId: string,
-  rewrite: (values: StoredValues) => StoredValues,
-): Promise<void> {
-  const rows = await trx
-    .selectFrom('items')
-    .select(['id', 'item_values', 'published_values'])
-    .where('item_type_id', '=', itemTypeId)
-    .execute();
-  for (const row of rows) {
-    const current = rewrite(row.item_values);
-    const published = row.published_values === null ? null : rewrite(row.published_values);
-    const unchanged =
-      JSON.stringify(current) === JSON.stringify(row.item_values) &&
-      JSON.stringify(published) === JSON.stringify(row.published_values);
-    if (unchanged) continue;
-    await trx
-      .updateTable('items')
-      .set({
-        item_values: JSON.stringify(current),
-        published_values: published === null ? null : JSON.stringify(published),
-      })
-      .where('id', '=', row.id)
-      .execute();
-  }
-}
-
-/**
- * A field's `field_type` changed (an allowed conversion, spec 02 §9): every record's
- * value converts, per locale when localized (`localized` as stored before the change).
- */
-export async function convertFieldValues(
-  trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id' | 'localized'>,
-  from: FieldType,
-  to: FieldType,
-): Promise<void> {
-  const convert = (value: unknown) => convertValue(from, to, value);
-  await rewriteRecords(trx, field.item_type_id, (values) => {
-    if (!Object.hasOwn(values, field.id)) return values;
-    const value = values[field.id];
-    const converted =
-      field.localized && isPlainObject(value)
-        ? Object.fromEntries(Object.entries(value).map(([locale, v]) => [locale, convert(v)]))
-        : field.localized
-          ? value
-          : convert(value);
-    return { ...values, [field.id]: converted };
-  });
+  const typeChanged = after.field_type !== before.field_type;
+  const localizedChanged = after.localized !== before.localized;
+  const validatorsChanged = JSON.stringify(after.validators) !== JSON.stringify(before.validators);
+  if (!typeChanged && !localizedChanged && !validatorsChanged) return;
+  const mainLocale = localizedChanged ? ((await siteLocales(trx))[0] ?? '') : '';
+  const convert = (value: unknown) =>
+    typeChanged
+      ? convertValue(before.field_type as FieldType, after.field_type as FieldType, value)
+      : value;
+  const relocalize = (value: unknown) => {
+    if (!localizedChanged) return value;
+    if (after.localized) return { [mainLocale]: value ?? null };
+    return isPlainObject(value) ? (value[mainLocale] ?? null) : null;
+  };
+  await refreshRecords(trx, after.item_type_id, (values: StoredValues) =>
+    Object.hasOwn(values, after.id)
+      ? {
+          ...values,
+          [after.id]: relocalize(eachValue(before.localized, values[after.id], convert)),
+        }
+      : values,
+  );
 }
 
 /**
@@ -126,7 +105,8 @@ export async function convertFieldValues(
  * and drops the others. A record is in the main locale, and in every locale when its
  * model has `all_locales_required`: those locales get a key (null: a new locale's default
  * is null) when the value lacks it. Other records stay out of a new locale, as records
- * saved in some locales only do.
+ * saved in some locales only do. Validity is recomputed (a required value missing in a
+ * new locale makes its record invalid).
  */
 export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string[]): Promise<void> {
   const fields = await trx
@@ -155,7 +135,7 @@ export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string
           .map((locale) => [locale, byLocale[locale] ?? null]),
       );
     };
-    await rewriteRecords(trx, itemTypeId, (values) => ({
+    await refreshRecords(trx, itemTypeId, (values) => ({
       ...values,
       ...Object.fromEntries(model.ids.map((id) => [id, reshape(values[id])])),
     }));

@@ -29,7 +29,7 @@ export type ItemInput = {
 };
 
 /** The record's values by api_key (what the registry checks), from values by field id. */
-function byApiKey(fields: readonly ItemField[], values: Record<string, unknown>) {
+export function byApiKey(fields: readonly ItemField[], values: Record<string, unknown>) {
   return Object.fromEntries(fields.map((field) => [field.api_key, values[field.id] ?? null]));
 }
 
@@ -347,10 +347,13 @@ export async function updateItem(
         updated_at: now,
         parent_id: parentId,
         position,
+        // The values were just validated against the schema as it is.
+        current_valid: true,
         ...(published
           ? {
               published_values: JSON.stringify(values),
               published_version_id: versionId,
+              published_valid: true,
               status: 'published' as const,
               published_at: now,
               first_published_at: before.first_published_at ?? now,
