@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { checkRecordValues } from '../fields/field-types/index.ts';
@@ -31,7 +32,8 @@ function validator(
  * every record of the model (when `rewrite` is given) and recomputes whether each is
  * valid against the schema as it now is. A record the change breaks becomes invalid
  * (`meta.is_valid: false`) rather than the change being refused (spec 09 §3). Versions
- * keep what was saved. Only records whose values or validity change are written.
+ * keep what was saved. Only records whose values or validity change are written, in
+ * batches.
  */
 export async function refreshRecords(
   trx: EnvTrx,
@@ -53,6 +55,7 @@ export async function refreshRecords(
       .execute(),
   ]);
   const isValid = validator(fields, locales, model.all_locales_required);
+  const changed: RefreshedRow[] = [];
   for (const row of rows) {
     const current = rewrite(row.item_values);
     const published = row.published_values === null ? null : rewrite(row.published_values);
@@ -63,18 +66,44 @@ export async function refreshRecords(
       publishedValid === row.published_valid &&
       JSON.stringify(current) === JSON.stringify(row.item_values) &&
       JSON.stringify(published) === JSON.stringify(row.published_values);
-    if (unchanged) continue;
-    await trx
-      .updateTable('items')
-      .set({
-        item_values: JSON.stringify(current),
-        published_values: published === null ? null : JSON.stringify(published),
+    if (!unchanged)
+      changed.push({
+        id: row.id,
+        item_values: current,
+        published_values: published,
         current_valid: currentValid,
         published_valid: publishedValid,
-      })
-      .where('id', '=', row.id)
-      .execute();
+      });
   }
+  for (let start = 0; start < changed.length; start += WRITE_BATCH)
+    await writeRows(trx, changed.slice(start, start + WRITE_BATCH));
+}
+
+type RefreshedRow = {
+  id: string;
+  item_values: StoredValues;
+  published_values: StoredValues | null;
+  current_valid: boolean;
+  published_valid: boolean;
+};
+
+// Rows per UPDATE: one statement per batch instead of one per record.
+const WRITE_BATCH = 500;
+
+/** Writes refreshed rows in one statement, reading them from a JSON array. */
+async function writeRows(trx: EnvTrx, rows: RefreshedRow[]): Promise<void> {
+  await trx
+    .updateTable('items')
+    .from(sql`jsonb_array_elements(${JSON.stringify(rows)}::jsonb)`.as('x'))
+    .set({
+      item_values: sql`x.value -> 'item_values'`,
+      // A JSON null is no published version: the column is NULL then.
+      published_values: sql`nullif(x.value -> 'published_values', 'null'::jsonb)`,
+      current_valid: sql`(x.value ->> 'current_valid')::boolean`,
+      published_valid: sql`(x.value ->> 'published_valid')::boolean`,
+    })
+    .where(sql<boolean>`items.id = x.value ->> 'id'`)
+    .execute();
 }
 
 /** Whether some record of the model is invalid now (then a change may make it valid). */
