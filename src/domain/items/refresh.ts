@@ -40,7 +40,14 @@ export async function refreshRecords(
   itemTypeId: string,
   rewrite: (values: StoredValues) => StoredValues = (values) => values,
 ): Promise<void> {
-  const [model, fields, locales, rows] = await Promise.all([
+  const rows = await trx
+    .selectFrom('items')
+    .select(['id', 'item_values', 'published_values', 'current_valid', 'published_valid'])
+    .where('item_type_id', '=', itemTypeId)
+    .execute();
+  // Schema changes on models without records (most of a migration script's) stop here.
+  if (rows.length === 0) return;
+  const [model, fields, locales] = await Promise.all([
     trx
       .selectFrom('item_types')
       .select('all_locales_required')
@@ -48,11 +55,6 @@ export async function refreshRecords(
       .executeTakeFirstOrThrow(),
     fieldsOfModel(trx, itemTypeId),
     siteLocales(trx),
-    trx
-      .selectFrom('items')
-      .select(['id', 'item_values', 'published_values', 'current_valid', 'published_valid'])
-      .where('item_type_id', '=', itemTypeId)
-      .execute(),
   ]);
   const isValid = validator(fields, locales, model.all_locales_required);
   const changed: RefreshedRow[] = [];
