@@ -194,6 +194,10 @@ export type ItemTable = {
     Date | string | null | undefined,
     Date | string | null
   >;
+  /** Whether the current values satisfy the schema as it is now (environment migration 0006). */
+  current_valid: Generated<boolean>;
+  /** The same for the published values (true while there are none). */
+  published_valid: Generated<boolean>;
   seq: Generated<string>;
 };
 export type ItemRow = Selectable<ItemTable>;
@@ -210,7 +214,7 @@ export type ItemVersionTable = {
 };
 export type ItemVersionRow = Selectable<ItemVersionTable>;
 
-/** A block: a record of a block model held by a field of one record (migration 0005). */
+/** A block: a record of a block model held by a field of one record (migration 0006). */
 export type BlockTable = {
   id: string;
   item_type_id: string;

@@ -2,14 +2,16 @@ import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { fieldsOfModel } from './model-fields.ts';
-import { emitItemEvent, findRow } from './service.ts';
+import { byApiKey, emitItemEvent, findRow } from './service.ts';
+import { checkItemValues } from './values.ts';
 
 /**
  * Publishes the record's current version (spec 09 §3 Drafts): its values were validated
- * when saved, so publishing copies them. Whole-record publishing only: selective
+ * when saved, so publishing copies them, unless a schema change made them invalid. Whole-record publishing only: selective
  * publishing of some locales is not supported yet.
  */
 export async function publishItem(scope: Scope, id: string): Promise<Resource> {
@@ -20,6 +22,20 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       findItemTypeOrFail(tx.db, before.item_type_id),
       fieldsOfModel(tx.db, before.item_type_id),
     ]);
+    // Values saved valid were validated then; a schema change since may have broken them,
+    // and an invalid record cannot be published: checking it names what is wrong.
+    if (!before.current_valid)
+      await checkItemValues(
+        tx.db,
+        {
+          model,
+          fields,
+          locales: await siteLocales(tx.db),
+          itemId: id,
+          attributes: byApiKey(fields, before.item_values),
+        },
+        [],
+      );
     const { snapshots } = await currentSnapshots(tx.db, [
       { id, values: before.item_values, fields },
     ]);
@@ -27,7 +43,9 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
     const row = await tx.db
       .updateTable('items')
       .set({
-        // The published values hold their blocks inline, as they are now (migration 0005).
+        current_valid: true,
+        published_valid: true,
+        // The published values hold their blocks inline, as they are now (migration 0006).
         published_values: JSON.stringify(snapshots[0]),
         published_version_id: before.current_version_id,
         status: 'published',
