@@ -435,6 +435,11 @@ describe('blocks in records', () => {
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'Live' } })],
     });
     await client.items.publish(record.id);
+    // A schema change recomputes validity: published values holding blocks stay valid.
+    await buildField(client, { itemTypeId: model.id, validators: { length: { max: 9 } } });
+    const refreshed = await client.items.find(record.id);
+    assert.equal(refreshed.meta.is_published_version_valid, true);
+    assert.equal(refreshed.meta.is_valid, true);
     const [id] = record.sections as string[];
     await client.items.update(record.id, {
       sections: [blockInRequest({ id, attributes: { title: 'Draft' } })],
