@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
 import type { ItemField } from './model-fields.ts';
@@ -89,18 +90,41 @@ function toContext(columns: {
   };
 }
 
+/** A record's row as writes read it: every column but the list order. */
+export type StoredItem = Omit<ItemRow, 'seq'>;
+
+// Named, not `items.*`: the statements are prepared (see executePrepared).
+const ITEM_COLUMNS = [
+  'items.id',
+  'items.item_type_id',
+  'items.creator_id',
+  'items.item_values',
+  'items.published_values',
+  'items.status',
+  'items.current_version_id',
+  'items.published_version_id',
+  'items.parent_id',
+  'items.position',
+  'items.created_at',
+  'items.updated_at',
+  'items.published_at',
+  'items.first_published_at',
+] as const;
+
 /** The context of the model with this id or api_key (an id wins over an api_key). */
 export async function modelContext(
   db: EnvQueryable,
   idOrApiKey: string,
 ): Promise<RecordContext | undefined> {
-  const row = await db
-    .selectFrom('item_types as named')
-    .select((eb) => contextColumns(eb, eb.ref('named.id')))
-    .where((eb) => eb.or([eb('named.id', '=', idOrApiKey), eb('named.api_key', '=', idOrApiKey)]))
-    .orderBy(sql`named.id = ${idOrApiKey}`, 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const [row] = await executePrepared(
+    db,
+    db
+      .selectFrom('item_types as named')
+      .select((eb) => contextColumns(eb, eb.ref('named.id')))
+      .where((eb) => eb.or([eb('named.id', '=', idOrApiKey), eb('named.api_key', '=', idOrApiKey)]))
+      .orderBy(sql`named.id = ${idOrApiKey}`, 'desc')
+      .limit(1),
+  );
   return row ? toContext(row) : undefined;
 }
 
@@ -108,13 +132,15 @@ export async function modelContext(
 export async function recordWithContext(
   db: EnvQueryable,
   id: string,
-): Promise<{ row: ItemRow; context: RecordContext } | undefined> {
-  const found = await db
-    .selectFrom('items')
-    .selectAll('items')
-    .select((eb) => contextColumns(eb, eb.ref('items.item_type_id')))
-    .where('items.id', '=', id)
-    .executeTakeFirst();
+): Promise<{ row: StoredItem; context: RecordContext } | undefined> {
+  const [found] = await executePrepared(
+    db,
+    db
+      .selectFrom('items')
+      .select(ITEM_COLUMNS)
+      .select((eb) => contextColumns(eb, eb.ref('items.item_type_id')))
+      .where('items.id', '=', id),
+  );
   if (!found) return undefined;
   const { model, fields, fieldsets, locales, ...row } = found;
   const context = toContext({ model, fields, fieldsets, locales });

@@ -6,6 +6,7 @@ import {
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentItem } from '../../presenters/item.ts';
@@ -15,7 +16,7 @@ import { type ModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { ItemField } from './model-fields.ts';
-import { modelContext, recordWithContext } from './record-context.ts';
+import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
 import { checkItemValues } from './values.ts';
 
 export type ItemInput = {
@@ -241,7 +242,7 @@ export async function createItem(
       typeof input.attributes.position === 'number' && (model.sortable || model.tree)
         ? input.attributes.position
         : await nextPosition(trx, model, parentId);
-    const row: Omit<ItemRow, 'seq'> = {
+    const row: StoredItem = {
       id,
       item_type_id: model.id,
       creator_id: creatorId,
@@ -260,13 +261,15 @@ export async function createItem(
     const json = JSON.stringify(values);
     // The row and its first version in one statement: they name each other, and the
     // version's foreign key is checked when the statement ends.
-    await trx
-      .with('version', (db) =>
-        db.insertInto('item_versions').values(versionRow(row, json, creatorId)),
-      )
-      .insertInto('items')
-      .values({ ...row, item_values: json, published_values: published ? json : null })
-      .execute();
+    await executePrepared(
+      trx,
+      trx
+        .with('version', (db) =>
+          db.insertInto('item_versions').values(versionRow(row, json, creatorId)),
+        )
+        .insertInto('items')
+        .values({ ...row, item_values: json, published_values: published ? json : null }),
+    );
     let state = context.state;
     if (model.singleton) {
       await trx
@@ -352,21 +355,23 @@ export async function updateItem(
           }
         : { status: before.status === 'draft' ? ('draft' as const) : ('updated' as const) }),
     };
-    const row: ItemRow = {
+    const row: StoredItem = {
       ...before,
       ...changes,
       item_values: values,
       ...(published ? { published_values: values } : {}),
     };
     const json = JSON.stringify(values);
-    await trx
-      .with('version', (db) =>
-        db.insertInto('item_versions').values(versionRow(row, json, editorId)),
-      )
-      .updateTable('items')
-      .set({ ...changes, item_values: json, ...(published ? { published_values: json } : {}) })
-      .where('id', '=', id)
-      .execute();
+    await executePrepared(
+      trx,
+      trx
+        .with('version', (db) =>
+          db.insertInto('item_versions').values(versionRow(row, json, editorId)),
+        )
+        .updateTable('items')
+        .set({ ...changes, item_values: json, ...(published ? { published_values: json } : {}) })
+        .where('id', '=', id),
+    );
     const previous = presentItem(before, model, fields);
     const entity = presentItem(row, model, fields);
     await emitItemEvent(tx, state, 'update', entity, previous);
