@@ -151,12 +151,27 @@ export async function listItems(
       : sql<Record<string, unknown>>`item_values`.as('item_values');
   let rows = base.select(PRESENTED_COLUMNS).select(values).where(where);
   for (const rule of order) rows = rows.orderBy(rule.expression, rule.direction);
+  // Current records filtered by model at most: the kept counts (migration 0006) answer
+  // without reading every record of the models.
+  const byModelCounts =
+    query.ids === undefined &&
+    version === 'current' &&
+    (query.type === undefined || models.length > 0);
+  const total = byModelCounts
+    ? scope.db
+        .selectFrom('item_counts')
+        .select(sql<string>`coalesce(sum(total), 0)`.as('total'))
+        .$if(query.type !== undefined, (counts) =>
+          counts.where(
+            'item_type_id',
+            'in',
+            models.map((model) => model.id),
+          ),
+        )
+    : base.select((eb) => eb.fn.countAll<string>().as('total')).where(where);
   const [page, count] = await Promise.all([
     rows.orderBy('seq').limit(limit).offset(offset).execute(),
-    base
-      .select((eb) => eb.fn.countAll<string>().as('total'))
-      .where(where)
-      .executeTakeFirstOrThrow(),
+    total.executeTakeFirstOrThrow(),
   ]);
 
   const modelIds = [...new Set(page.map((row) => row.item_type_id))];
