@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
@@ -16,19 +15,18 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       context: { model, fields, state },
     } = await findRecordOrFail(tx.db, id);
     const now = new Date();
-    const changes = {
-      published_version_id: before.current_version_id,
-      status: 'published' as const,
-      published_at: now,
-      first_published_at: before.first_published_at ?? now,
-    };
-    // The published values are the current ones: copied in SQL, not sent again.
-    await tx.db
+    const row = await tx.db
       .updateTable('items')
-      .set({ ...changes, published_values: sql<string>`item_values` })
+      .set({
+        published_values: JSON.stringify(before.item_values),
+        published_version_id: before.current_version_id,
+        status: 'published',
+        published_at: now,
+        first_published_at: before.first_published_at ?? now,
+      })
       .where('id', '=', id)
-      .execute();
-    const row = { ...before, ...changes };
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const entity = presentItem(row, model, fields);
     await emitItemEvent(tx, state, 'publish', entity, presentItem(before, model, fields));
     return entity;
@@ -42,14 +40,17 @@ export async function unpublishItem(scope: Scope, id: string): Promise<Resource>
       row: before,
       context: { model, fields, state },
     } = await findRecordOrFail(tx.db, id);
-    const changes = {
-      published_values: null,
-      published_version_id: null,
-      status: 'draft' as const,
-      published_at: null,
-    };
-    await tx.db.updateTable('items').set(changes).where('id', '=', id).execute();
-    const row = { ...before, ...changes };
+    const row = await tx.db
+      .updateTable('items')
+      .set({
+        published_values: null,
+        published_version_id: null,
+        status: 'draft',
+        published_at: null,
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const entity = presentItem(row, model, fields);
     await emitItemEvent(tx, state, 'unpublish', entity, presentItem(before, model, fields));
     return entity;
