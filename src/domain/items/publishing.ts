@@ -1,7 +1,10 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { emitItemEvent, findRecordOrFail } from './service.ts';
+import { NotFound } from '../errors.ts';
+import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { fieldsOfModel } from './model-fields.ts';
+import { emitItemEvent, findRow } from './service.ts';
 
 /**
  * Publishes the record's current version (spec 09 §3 Drafts): its values were validated
@@ -10,10 +13,12 @@ import { emitItemEvent, findRecordOrFail } from './service.ts';
  */
 export async function publishItem(scope: Scope, id: string): Promise<Resource> {
   return inEnvironmentTransaction(scope, async (tx) => {
-    const {
-      row: before,
-      context: { model, fields, state },
-    } = await findRecordOrFail(tx.db, id);
+    const before = await findRow(tx.db, id);
+    if (!before) throw new NotFound('Item', id);
+    const [model, fields] = await Promise.all([
+      findItemTypeOrFail(tx.db, before.item_type_id),
+      fieldsOfModel(tx.db, before.item_type_id),
+    ]);
     const now = new Date();
     const row = await tx.db
       .updateTable('items')
@@ -28,7 +33,7 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       .returningAll()
       .executeTakeFirstOrThrow();
     const entity = presentItem(row, model, fields);
-    await emitItemEvent(tx, state, 'publish', entity, presentItem(before, model, fields));
+    await emitItemEvent(tx, model.id, 'publish', entity, presentItem(before, model, fields));
     return entity;
   });
 }
@@ -36,10 +41,12 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
 /** Withdraws the published version: the record becomes a draft. */
 export async function unpublishItem(scope: Scope, id: string): Promise<Resource> {
   return inEnvironmentTransaction(scope, async (tx) => {
-    const {
-      row: before,
-      context: { model, fields, state },
-    } = await findRecordOrFail(tx.db, id);
+    const before = await findRow(tx.db, id);
+    if (!before) throw new NotFound('Item', id);
+    const [model, fields] = await Promise.all([
+      findItemTypeOrFail(tx.db, before.item_type_id),
+      fieldsOfModel(tx.db, before.item_type_id),
+    ]);
     const row = await tx.db
       .updateTable('items')
       .set({
@@ -52,7 +59,7 @@ export async function unpublishItem(scope: Scope, id: string): Promise<Resource>
       .returningAll()
       .executeTakeFirstOrThrow();
     const entity = presentItem(row, model, fields);
-    await emitItemEvent(tx, state, 'unpublish', entity, presentItem(before, model, fields));
+    await emitItemEvent(tx, model.id, 'unpublish', entity, presentItem(before, model, fields));
     return entity;
   });
 }

@@ -12,7 +12,7 @@ import { emitEvent } from '../../events/outbox.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
-import { type ModelState, presentModel } from '../fields/model-state.ts';
+import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { ItemField } from './model-fields.ts';
@@ -52,11 +52,12 @@ export async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | u
 
 /**
  * Emits a record event with its model, as it is after the change, as the related
- * entity (spec 09 §4).
+ * entity (spec 09 §4): the model's state when the change holds it already (no read),
+ * else its id.
  */
 export async function emitItemEvent(
   tx: ScopedTransaction,
-  model: ModelState,
+  model: ModelState | string,
   eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish',
   entity: Resource,
   previousEntity?: Resource,
@@ -66,7 +67,9 @@ export async function emitItemEvent(
     eventType,
     entity,
     previousEntity: previousEntity ?? null,
-    relatedEntities: [presentModel(model)],
+    relatedEntities: [
+      presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
+    ],
   });
 }
 
