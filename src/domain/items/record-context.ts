@@ -109,6 +109,8 @@ const ITEM_COLUMNS = [
   'items.updated_at',
   'items.published_at',
   'items.first_published_at',
+  'items.current_valid',
+  'items.published_valid',
 ] as const;
 
 /** The context of the model with this id or api_key (an id wins over an api_key). */

@@ -9,6 +9,7 @@ import {
 import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
+import { presentAccessToken } from '../../presenters/access-token.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
@@ -28,7 +29,7 @@ export type ItemInput = {
 };
 
 /** The record's values by api_key (what the registry checks), from values by field id. */
-function byApiKey(fields: readonly ItemField[], values: Record<string, unknown>) {
+export function byApiKey(fields: readonly ItemField[], values: Record<string, unknown>) {
   return Object.fromEntries(fields.map((field) => [field.api_key, values[field.id] ?? null]));
 }
 
@@ -50,10 +51,22 @@ export async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | u
   return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The record's creator as a related entity (without its secret); none once deleted. */
+async function creatorOf(tx: ScopedTransaction, entity: Resource): Promise<Resource[]> {
+  const creator = entity.relationships?.creator?.data;
+  if (!creator || Array.isArray(creator)) return [];
+  const row = await tx.project
+    .selectFrom('access_tokens')
+    .selectAll()
+    .where('id', '=', creator.id)
+    .executeTakeFirst();
+  return row ? [presentAccessToken(row, null, new Date())] : [];
+}
+
 /**
- * Emits a record event with its model, as it is after the change, as the related
- * entity (spec 09 §4): the model's state when the change holds it already (no read),
- * else its id.
+ * Emits a record event whose related entities are the record's relationships, as DatoCMS
+ * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
+ * The model is given by its state when the change holds it already (no read), else by id.
  */
 export async function emitItemEvent(
   tx: ScopedTransaction,
@@ -69,6 +82,7 @@ export async function emitItemEvent(
     previousEntity: previousEntity ?? null,
     relatedEntities: [
       presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
+      ...(await creatorOf(tx, entity)),
     ],
   });
 }
@@ -260,6 +274,9 @@ export async function createItem(
       updated_at: now,
       published_at: published ? now : null,
       first_published_at: published ? now : null,
+      // The values were just validated against the schema as it is.
+      current_valid: true,
+      published_valid: true,
     };
     const json = JSON.stringify(values);
     // The row and its first version in one statement: they name each other, and the
@@ -349,9 +366,12 @@ export async function updateItem(
       updated_at: now,
       parent_id: parentId,
       position,
+      // The values were just validated against the schema as it is.
+      current_valid: true,
       ...(published
         ? {
             published_version_id: versionId,
+            published_valid: true,
             status: 'published' as const,
             published_at: now,
             first_published_at: before.first_published_at ?? now,
