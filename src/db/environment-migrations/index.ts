@@ -3,7 +3,8 @@ import * as siteSettings from './0002_site_settings.ts';
 import * as items from './0003_items.ts';
 import * as pluginsFilters from './0004_plugins_filters.ts';
 import * as itemValidity from './0005_item_validity.ts';
-import * as blocks from './0006_blocks.ts';
+import * as itemsAtScale from './0006_items_at_scale.ts';
+import * as blocks from './0007_blocks.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -17,5 +18,6 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0003_items': items,
   '0004_plugins_filters': pluginsFilters,
   '0005_item_validity': itemValidity,
-  '0006_blocks': blocks,
+  '0006_items_at_scale': itemsAtScale,
+  '0007_blocks': blocks,
 };

@@ -4,7 +4,7 @@ import type { BlockModelFields } from '../../presenters/item-blocks.ts';
 import { fieldsOfModels, type ItemField } from './model-fields.ts';
 
 // What block writes, reads and removals share: the block models with their fields, and the
-// stored blocks of records (environment migration 0006).
+// stored blocks of records (environment migration 0007).
 
 /** Block models and their fields, by block model id. */
 export type BlockSchema = ReadonlyMap<string, { model: ItemTypeRow; fields: ItemField[] }>;

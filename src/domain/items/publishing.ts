@@ -45,7 +45,7 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       .set({
         current_valid: true,
         published_valid: true,
-        // The published values hold their blocks inline, as they are now (migration 0006).
+        // The published values hold their blocks inline, as they are now (migration 0007).
         published_values: JSON.stringify(snapshots[0]),
         published_version_id: before.current_version_id,
         status: 'published',

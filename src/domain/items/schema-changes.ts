@@ -10,7 +10,7 @@ import { hasInvalidRecords, refreshRecords, type StoredValues } from './refresh.
 /**
  * Schema changes reaching records (spec 09 §3), each run in the schema change's own
  * transaction. Values are keyed by field id, so these touch one key of each record of the
- * model, or of each block of a block model (blocks hold values like records, migration 0006;
+ * model, or of each block of a block model (blocks hold values like records, migration 0007;
  * each change runs on both tables, and the one without rows of the model is left as it is).
  * Versions keep what was saved. (A model's destroy removes its records, and a block model's
  * its blocks, through the tables' foreign keys.)
