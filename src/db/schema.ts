@@ -288,6 +288,9 @@ export type EventTable = {
   entity_id: string;
   entity: Json<Record<string, unknown>>;
   previous_entity: Json<Record<string, unknown> | null>;
+  /** The record with its blocks inline (nested_items_in_payload); null when it has none. */
+  nested_entity: NullableJson<Record<string, unknown>>;
+  nested_previous_entity: NullableJson<Record<string, unknown>>;
   related_entities: Json<Record<string, unknown>[]>;
   created_at: Timestamp;
 };

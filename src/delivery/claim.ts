@@ -59,8 +59,13 @@ export async function claimDueCalls(
     SELECT claimed.id, claimed.webhook_id, claimed.entity_type, claimed.event_type,
       claimed.attempted_auto_retries_count, claimed.manual_resend, claimed.last_sent_at,
       claimed.next_retry_at, w.url, w.custom_payload, w.headers, w.http_basic_user,
-      w.http_basic_password, w.enabled, w.auto_retry, w.signing_secret, e.entity,
-      e.previous_entity, e.related_entities, e.created_at AS event_created_at, e.environment,
+      w.http_basic_password, w.enabled, w.auto_retry, w.signing_secret,
+      -- A record event keeps a nested entity only when the record's model holds blocks.
+      CASE WHEN w.nested_items_in_payload AND e.nested_entity IS NOT NULL
+        THEN e.nested_entity ELSE e.entity END AS entity,
+      CASE WHEN w.nested_items_in_payload AND e.nested_entity IS NOT NULL
+        THEN e.nested_previous_entity ELSE e.previous_entity END AS previous_entity,
+      e.related_entities, e.created_at AS event_created_at, e.environment,
       coalesce(e.is_environment_primary, env.is_primary, true) AS is_environment_primary,
       (SELECT id::text FROM site LIMIT 1) AS site_id
     FROM claimed

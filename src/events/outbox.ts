@@ -8,7 +8,7 @@ import type { MatchableEvent } from './matching.ts';
 
 export type SchemaEvent =
   | EventOf<'item_type', 'create' | 'update' | 'delete'>
-  | EventOf<'item', 'create' | 'update' | 'delete' | 'publish' | 'unpublish'>
+  | (EventOf<'item', 'create' | 'update' | 'delete' | 'publish' | 'unpublish'> & NestedEntities)
   | EventOf<'environment', 'create' | 'promote' | 'delete', EnvironmentResource>
   | EventOf<'maintenance_mode', 'change'>;
 
@@ -19,6 +19,12 @@ type EventOf<EntityType extends string, EventType extends string, Entity = Resou
   previousEntity?: Entity | null;
   relatedEntities?: Resource[];
 };
+
+/**
+ * A record with its blocks inline, for webhooks with nested_items_in_payload; absent when
+ * its model holds no blocks (the plain entity is then the nested one too).
+ */
+type NestedEntities = { nestedEntity?: Resource; nestedPreviousEntity?: Resource | null };
 
 /**
  * The ids webhook filters can name this event by: a model by its id or its api_key,
@@ -72,6 +78,12 @@ export async function recordEvent(
       entity: JSON.stringify(event.entity),
       previous_entity: JSON.stringify(event.previousEntity ?? null),
       related_entities: JSON.stringify(event.relatedEntities ?? []),
+      ...(event.entityType === 'item' && event.nestedEntity
+        ? {
+            nested_entity: JSON.stringify(event.nestedEntity),
+            nested_previous_entity: JSON.stringify(event.nestedPreviousEntity ?? null),
+          }
+        : {}),
     })
     .returning('id');
   const [inserted] = await executePrepared(trx, insert);

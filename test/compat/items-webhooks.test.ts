@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
-import { buildField, buildModel } from '../support/factories.ts';
+import { blockInRequest, buildBlockModel, buildField, buildModel } from '../support/factories.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -230,7 +230,103 @@ describe('record webhooks', () => {
     assert.equal((await hook.calls()).length, 1);
   });
 
-  test('nested_items_in_payload: the record is delivered with its values', async () => {
+  test('nested_items_in_payload: blocks arrive whole (recursively) on create/update/delete, ids elsewhere', async () => {
+    // `card` (single_block) holds `block`s in its own rich_text: nesting is recursive.
+    const block = await buildBlockModel(client);
+    const card = await buildBlockModel(client);
+    await buildField(client, {
+      itemTypeId: card.id,
+      api_key: 'items',
+      field_type: 'rich_text',
+      validators: { rich_text_blocks: { item_types: [block.id] } },
+    });
+    const model = await buildModel(client);
+    await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    await buildField(client, {
+      itemTypeId: model.id,
+      api_key: 'sections',
+      field_type: 'rich_text',
+      validators: { rich_text_blocks: { item_types: [block.id] } },
+    });
+    await buildField(client, {
+      itemTypeId: model.id,
+      api_key: 'hero',
+      field_type: 'single_block',
+      validators: { single_block_blocks: { item_types: [card.id] } },
+    });
+    const events: Events = [
+      { entity_type: 'item', event_types: ['create', 'update', 'delete'], filters: null },
+    ];
+    const flat = await recordHook(events);
+    const nested = await recordHook(events, { nested_items_in_payload: true });
+    const custom = await recordHook(events, {
+      nested_items_in_payload: true,
+      custom_payload:
+        '{"first":"{{#entity}}{{#attributes}}{{#sections}}{{#attributes}}{{title}}{{/attributes}}{{/sections}}{{/attributes}}{{/entity}}"}',
+    });
+    assert.equal(nested.webhook.nested_items_in_payload, true);
+
+    const record = await client.items.create({
+      item_type: itemType(model.id),
+      title: 'Hi',
+      sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'One' } })],
+      hero: blockInRequest({
+        itemTypeId: card.id,
+        attributes: {
+          title: 'Card',
+          items: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'Inner' } })],
+        },
+      }),
+    });
+    const [sectionId] = record.sections as string[];
+    const heroId = record.hero as string;
+    assert.ok(sectionId && heroId);
+    // The update replaces the section: the previous entity still shows the old one whole.
+    await client.items.update(record.id, {
+      sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'Two' } })],
+    });
+    await client.items.destroy(record.id);
+
+    const flatPayloads = byEvent(await flat.received(3));
+    const nestedPayloads = byEvent(await nested.received(3));
+    type Block = { id: string; type: string; attributes: Record<string, unknown> };
+    const sectionsOf = (entity: Entity | undefined) => entity?.attributes.sections as Block[];
+    const heroOf = (entity: Entity | undefined) => entity?.attributes.hero as Block;
+
+    for (const eventType of ['create', 'update', 'delete']) {
+      const plain = flatPayloads.get(eventType)?.entity;
+      const whole = nestedPayloads.get(eventType)?.entity;
+      assert.equal(whole?.id, record.id, eventType);
+      const [section] = sectionsOf(whole);
+      const expectedTitle = eventType === 'create' ? 'One' : 'Two';
+      assert.equal(section?.type, 'item', eventType);
+      assert.equal(section?.attributes.title, expectedTitle, eventType);
+      assert.deepEqual(sectionsOf(plain), [section?.id], eventType);
+      const hero = heroOf(whole);
+      assert.equal(hero.id, heroId, eventType);
+      assert.equal(hero.attributes.title, 'Card', eventType);
+      const [inner] = hero.attributes.items as Block[];
+      assert.equal(inner?.type, 'item', eventType);
+      assert.equal(inner?.attributes.title, 'Inner', eventType);
+      assert.equal(heroOf(plain) as unknown, heroId, eventType);
+      // Everything but the block values is the same record.
+      assert.deepEqual(
+        { ...whole, attributes: { ...whole?.attributes, sections: null, hero: null } },
+        { ...plain, attributes: { ...plain?.attributes, sections: null, hero: null } },
+        eventType,
+      );
+    }
+    const previousSections = sectionsOf(nestedPayloads.get('update')?.previous_entity);
+    assert.equal(previousSections[0]?.id, sectionId);
+    assert.equal(previousSections[0]?.attributes.title, 'One');
+    assert.deepEqual(sectionsOf(flatPayloads.get('update')?.previous_entity), [sectionId]);
+
+    // A custom payload sees the entity the webhook would get.
+    const firsts = (await custom.received(3)).map((request) => JSON.parse(request.body).first);
+    assert.deepEqual(firsts.sort(), ['One', 'Two', 'Two']);
+  });
+
+  test('nested_items_in_payload: a record without blocks is delivered the same to both', async () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     const flat = await recordHook([
@@ -240,7 +336,6 @@ describe('record webhooks', () => {
       [{ entity_type: 'item', event_types: ['create'], filters: null }],
       { nested_items_in_payload: true },
     );
-    assert.equal(nested.webhook.nested_items_in_payload, true);
     const record = await client.items.create({ item_type: itemType(model.id), title: 'Hi' });
     const [flatRequest] = await flat.received(1);
     const [nestedRequest] = await nested.received(1);
@@ -248,7 +343,6 @@ describe('record webhooks', () => {
     const nestedEntity = JSON.parse(nestedRequest?.body ?? '').entity;
     assert.equal(nestedEntity.id, record.id);
     assert.equal(nestedEntity.attributes.title, 'Hi');
-    // No block storage yet: with no blocks to expand, both payloads hold the same record.
     assert.deepEqual(nestedEntity, flatEntity);
   });
 });

@@ -1,10 +1,10 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
-import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { currentSnapshots } from './block-snapshots.ts';
+import { eventEntity } from './event-entities.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { byApiKey, emitItemEvent, findRow } from './service.ts';
 import { checkItemValues } from './values.ts';
@@ -55,9 +55,12 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const entity = presentItem(row, model, fields);
-    await emitItemEvent(tx, model.id, 'publish', entity, presentItem(before, model, fields));
-    return entity;
+    const [entity, previous] = await Promise.all([
+      eventEntity(tx.db, row, model, fields),
+      eventEntity(tx.db, before, model, fields),
+    ]);
+    await emitItemEvent(tx, model.id, 'publish', entity, previous);
+    return entity.plain;
   });
 }
 
@@ -81,8 +84,11 @@ export async function unpublishItem(scope: Scope, id: string): Promise<Resource>
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const entity = presentItem(row, model, fields);
-    await emitItemEvent(tx, model.id, 'unpublish', entity, presentItem(before, model, fields));
-    return entity;
+    const [entity, previous] = await Promise.all([
+      eventEntity(tx.db, row, model, fields),
+      eventEntity(tx.db, before, model, fields),
+    ]);
+    await emitItemEvent(tx, model.id, 'unpublish', entity, previous);
+    return entity.plain;
   });
 }

@@ -18,6 +18,7 @@ import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
+import { type EventEntity, eventEntity } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
 import { checkItemValues } from './values.ts';
@@ -69,22 +70,26 @@ async function creatorOf(tx: ScopedTransaction, entity: Resource): Promise<Resou
  * Emits a record event whose related entities are the record's relationships, as DatoCMS
  * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
  * The model is given by its state when the change holds it already (no read), else by id.
+ * A record whose model holds blocks is also recorded nested (see eventEntity).
  */
 export async function emitItemEvent(
   tx: ScopedTransaction,
   model: ModelState | string,
   eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish',
-  entity: Resource,
-  previousEntity?: Resource,
+  entity: EventEntity,
+  previousEntity?: EventEntity,
 ): Promise<void> {
   await emitEvent(tx, {
     entityType: 'item',
     eventType,
-    entity,
-    previousEntity: previousEntity ?? null,
+    entity: entity.plain,
+    previousEntity: previousEntity?.plain ?? null,
+    ...(entity.nested
+      ? { nestedEntity: entity.nested, nestedPreviousEntity: previousEntity?.nested ?? null }
+      : {}),
     relatedEntities: [
       presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
-      ...(await creatorOf(tx, entity)),
+      ...(await creatorOf(tx, entity.plain)),
     ],
   });
 }
@@ -309,9 +314,9 @@ export async function createItem(
         .execute();
       state = withSingletonItem(state, id);
     }
-    const entity = presentItem(row, model, fields);
+    const entity = await eventEntity(trx, row, model, fields);
     await emitItemEvent(tx, state, 'create', entity);
-    return entity;
+    return entity.plain;
   });
 }
 
@@ -399,6 +404,8 @@ export async function updateItem(
     };
     const json = JSON.stringify(values);
     const snapshotJson = blocks ? JSON.stringify(snapshot) : json;
+    // Read before the write replaces the blocks it names.
+    const previous = await eventEntity(trx, before, model, fields);
     await executePrepared(
       trx,
       trx
@@ -414,10 +421,9 @@ export async function updateItem(
         .where('id', '=', id),
     );
     await blocks?.commit(trx, fields, values);
-    const previous = presentItem(before, model, fields);
-    const entity = presentItem(row, model, fields);
+    const entity = await eventEntity(trx, row, model, fields);
     await emitItemEvent(tx, state, 'update', entity, previous);
-    return entity;
+    return entity.plain;
   });
 }
 
@@ -429,6 +435,8 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
       context: { model, fields, state: stateBefore },
     } = await findRecordOrFail(trx, id);
     let state = stateBefore;
+    // Read before the delete takes the record's blocks with it.
+    const entity = await eventEntity(trx, row, model, fields);
     await trx.deleteFrom('items').where('id', '=', id).execute();
     if (model.singleton_item_id === id) {
       await trx
@@ -438,8 +446,7 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
         .execute();
       state = withSingletonItem(state, null);
     }
-    const entity = presentItem(row, model, fields);
     await emitItemEvent(tx, state, 'delete', entity);
-    return entity;
+    return entity.plain;
   });
 }
