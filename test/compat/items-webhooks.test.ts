@@ -230,7 +230,7 @@ describe('record webhooks', () => {
     assert.equal((await hook.calls()).length, 1);
   });
 
-  test('nested_items_in_payload: blocks arrive whole (recursively) on create/update/delete, ids elsewhere', async () => {
+  test('nested_items_in_payload: blocks arrive whole (recursively) on every record event, ids elsewhere', async () => {
     // `card` (single_block) holds `block`s in its own rich_text: nesting is recursive.
     const block = await buildBlockModel(client);
     const card = await buildBlockModel(client);
@@ -240,7 +240,7 @@ describe('record webhooks', () => {
       field_type: 'rich_text',
       validators: { rich_text_blocks: { item_types: [block.id] } },
     });
-    const model = await buildModel(client);
+    const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     await buildField(client, {
       itemTypeId: model.id,
@@ -255,7 +255,7 @@ describe('record webhooks', () => {
       validators: { single_block_blocks: { item_types: [card.id] } },
     });
     const events: Events = [
-      { entity_type: 'item', event_types: ['create', 'update', 'delete'], filters: null },
+      { entity_type: 'item', event_types: [...RECORD_EVENTS], filters: null },
     ];
     const flat = await recordHook(events);
     const nested = await recordHook(events, { nested_items_in_payload: true });
@@ -285,15 +285,17 @@ describe('record webhooks', () => {
     await client.items.update(record.id, {
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'Two' } })],
     });
+    await client.items.publish(record.id);
+    await client.items.unpublish(record.id);
     await client.items.destroy(record.id);
 
-    const flatPayloads = byEvent(await flat.received(3));
-    const nestedPayloads = byEvent(await nested.received(3));
+    const flatPayloads = byEvent(await flat.received(5));
+    const nestedPayloads = byEvent(await nested.received(5));
     type Block = { id: string; type: string; attributes: Record<string, unknown> };
     const sectionsOf = (entity: Entity | undefined) => entity?.attributes.sections as Block[];
     const heroOf = (entity: Entity | undefined) => entity?.attributes.hero as Block;
 
-    for (const eventType of ['create', 'update', 'delete']) {
+    for (const eventType of RECORD_EVENTS) {
       const plain = flatPayloads.get(eventType)?.entity;
       const whole = nestedPayloads.get(eventType)?.entity;
       assert.equal(whole?.id, record.id, eventType);
@@ -322,8 +324,8 @@ describe('record webhooks', () => {
     assert.deepEqual(sectionsOf(flatPayloads.get('update')?.previous_entity), [sectionId]);
 
     // A custom payload sees the entity the webhook would get.
-    const firsts = (await custom.received(3)).map((request) => JSON.parse(request.body).first);
-    assert.deepEqual(firsts.sort(), ['One', 'Two', 'Two']);
+    const firsts = (await custom.received(5)).map((request) => JSON.parse(request.body).first);
+    assert.deepEqual(firsts.sort(), ['One', 'Two', 'Two', 'Two', 'Two']);
   });
 
   test('nested_items_in_payload: a record without blocks is delivered the same to both', async () => {

@@ -38,7 +38,7 @@ export function snapshotValues(
   });
 }
 
-function nodeFromRow(row: BlockRow): BlockNode {
+export function nodeFromRow(row: BlockRow): BlockNode {
   return {
     id: row.id,
     item_type_id: row.item_type_id,

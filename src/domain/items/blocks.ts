@@ -5,7 +5,7 @@ import { type FieldIssue, ValidationFailed } from '../errors.ts';
 import { blockRefProblem } from '../fields/field-types/block-refs.ts';
 import { generateId } from '../ids.ts';
 import { type BlockSchema, byApiKey, loadBlockSchema } from './block-schema.ts';
-import { snapshotValues } from './block-snapshots.ts';
+import { nodeFromRow, snapshotValues } from './block-snapshots.ts';
 import type { ItemField } from './model-fields.ts';
 import { checkItemValues } from './values.ts';
 
@@ -162,6 +162,17 @@ export class BlockSession {
         created_at: row ? new Date(row.created_at).toISOString() : now,
         updated_at: write || !row ? now : new Date(row.updated_at).toISOString(),
       };
+    });
+  }
+
+  /** The values' blocks as stored before this session's writes (an update's previous record). */
+  storedSnapshot(
+    fields: readonly ItemField[],
+    values: Record<string, unknown>,
+  ): Record<string, unknown> {
+    return snapshotValues(fields, values, this.schema, (id) => {
+      const row = this.stored.get(id);
+      return row ? nodeFromRow(row) : undefined;
     });
   }
 

@@ -1,9 +1,10 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { presentItem } from '../../presenters/item.ts';
-import { holdsBlocks } from '../../presenters/item-blocks.ts';
+import { holdsBlocks, nestedValues } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { valuesToPresent } from './block-snapshots.ts';
+import { type BlockSchema, blockModelFields } from './block-schema.ts';
+import { currentSnapshots } from './block-snapshots.ts';
 import type { ItemField } from './model-fields.ts';
 
 /**
@@ -12,21 +13,43 @@ import type { ItemField } from './model-fields.ts';
  */
 export type EventEntity = { plain: Resource; nested?: Resource };
 
+type EventRow = Omit<ItemRow, 'seq'>;
+type EventModel = Pick<ItemTypeRow, 'sortable' | 'tree'>;
+
+/** A record's values with their blocks inline, and the block models to present them. */
+export type EventSnapshot = { values: Record<string, unknown>; schema: BlockSchema };
+
 /**
- * The record's event entity as its blocks are now: the caller reads it before a change
- * replaces or deletes them (a previous entity, a deleted record). No read without blocks.
+ * The event entity from the record's snapshot (its values with blocks inline), which a
+ * write holds already: no read. Without a snapshot the model holds no blocks.
  */
-export async function eventEntity(
-  db: EnvQueryable,
-  row: Omit<ItemRow, 'seq'>,
-  model: Pick<ItemTypeRow, 'sortable' | 'tree'>,
+export function eventEntityOf(
+  row: EventRow,
+  model: EventModel,
   fields: readonly ItemField[],
-): Promise<EventEntity> {
+  snapshot?: EventSnapshot,
+): EventEntity {
   const plain = presentItem(row, model, fields);
-  if (!fields.some(holdsBlocks)) return { plain };
-  const [values] = await valuesToPresent(db, [{ ...row, fields }], {
-    published: false,
-    nested: true,
+  if (!snapshot) return { plain };
+  const values = nestedValues(fields, snapshot.values, {
+    blockFields: blockModelFields(snapshot.schema),
+    version: row.current_version_id,
   });
   return { plain, nested: presentItem(row, model, fields, values) };
+}
+
+/**
+ * The record's snapshot as its stored blocks are now (read before a change deletes them);
+ * undefined, with no read, when its model holds no blocks.
+ */
+export async function storedSnapshot(
+  db: EnvQueryable,
+  row: Pick<ItemRow, 'id' | 'item_values'>,
+  fields: readonly ItemField[],
+): Promise<EventSnapshot | undefined> {
+  if (!fields.some(holdsBlocks)) return undefined;
+  const { snapshots, schema } = await currentSnapshots(db, [
+    { id: row.id, values: row.item_values, fields },
+  ]);
+  return { values: snapshots[0] ?? {}, schema };
 }

@@ -1,10 +1,11 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { currentSnapshots } from './block-snapshots.ts';
-import { eventEntity } from './event-entities.ts';
+import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { byApiKey, emitItemEvent, findRow } from './service.ts';
 import { checkItemValues } from './values.ts';
@@ -36,7 +37,7 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
         },
         [],
       );
-    const { snapshots } = await currentSnapshots(tx.db, [
+    const { snapshots, schema } = await currentSnapshots(tx.db, [
       { id, values: before.item_values, fields },
     ]);
     const now = new Date();
@@ -55,10 +56,10 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const [entity, previous] = await Promise.all([
-      eventEntity(tx.db, row, model, fields),
-      eventEntity(tx.db, before, model, fields),
-    ]);
+    // Publishing leaves the current values and their blocks as they were.
+    const snapshot = fields.some(holdsBlocks) ? { values: snapshots[0] ?? {}, schema } : undefined;
+    const entity = eventEntityOf(row, model, fields, snapshot);
+    const previous = eventEntityOf(before, model, fields, snapshot);
     await emitItemEvent(tx, model.id, 'publish', entity, previous);
     return entity.plain;
   });
@@ -84,10 +85,10 @@ export async function unpublishItem(scope: Scope, id: string): Promise<Resource>
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const [entity, previous] = await Promise.all([
-      eventEntity(tx.db, row, model, fields),
-      eventEntity(tx.db, before, model, fields),
-    ]);
+    // Unpublishing leaves the current values and their blocks as they were.
+    const snapshot = await storedSnapshot(tx.db, before, fields);
+    const entity = eventEntityOf(row, model, fields, snapshot);
+    const previous = eventEntityOf(before, model, fields, snapshot);
     await emitItemEvent(tx, model.id, 'unpublish', entity, previous);
     return entity.plain;
   });

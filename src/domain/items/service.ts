@@ -18,7 +18,7 @@ import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
-import { type EventEntity, eventEntity } from './event-entities.ts';
+import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
 import { checkItemValues } from './values.ts';
@@ -314,7 +314,12 @@ export async function createItem(
         .execute();
       state = withSingletonItem(state, id);
     }
-    const entity = await eventEntity(trx, row, model, fields);
+    const entity = eventEntityOf(
+      row,
+      model,
+      fields,
+      blocks && { values: snapshot, schema: blocks.schema },
+    );
     await emitItemEvent(tx, state, 'create', entity);
     return entity.plain;
   });
@@ -404,8 +409,6 @@ export async function updateItem(
     };
     const json = JSON.stringify(values);
     const snapshotJson = blocks ? JSON.stringify(snapshot) : json;
-    // Read before the write replaces the blocks it names.
-    const previous = await eventEntity(trx, before, model, fields);
     await executePrepared(
       trx,
       trx
@@ -421,7 +424,22 @@ export async function updateItem(
         .where('id', '=', id),
     );
     await blocks?.commit(trx, fields, values);
-    const entity = await eventEntity(trx, row, model, fields);
+    // The previous record's blocks as stored before this write replaced them.
+    const previous = eventEntityOf(
+      before,
+      model,
+      fields,
+      blocks && {
+        values: blocks.storedSnapshot(fields, before.item_values),
+        schema: blocks.schema,
+      },
+    );
+    const entity = eventEntityOf(
+      row,
+      model,
+      fields,
+      blocks && { values: snapshot, schema: blocks.schema },
+    );
     await emitItemEvent(tx, state, 'update', entity, previous);
     return entity.plain;
   });
@@ -436,7 +454,7 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
     } = await findRecordOrFail(trx, id);
     let state = stateBefore;
     // Read before the delete takes the record's blocks with it.
-    const entity = await eventEntity(trx, row, model, fields);
+    const snapshot = await storedSnapshot(trx, row, fields);
     await trx.deleteFrom('items').where('id', '=', id).execute();
     if (model.singleton_item_id === id) {
       await trx
@@ -446,6 +464,7 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
         .execute();
       state = withSingletonItem(state, null);
     }
+    const entity = eventEntityOf(row, model, fields, snapshot);
     await emitItemEvent(tx, state, 'delete', entity);
     return entity.plain;
   });
