@@ -6,6 +6,11 @@ import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { type EnvironmentResource, presentEnvironment } from '../../presenters/environment.ts';
+import {
+  copyRolePermissions,
+  dropRolePermissions,
+  renameRolePermissions,
+} from '../auth/role-environments.ts';
 import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 
@@ -120,6 +125,7 @@ export async function startFork(
           .where('number', '=', sourceRow.number)
           .execute();
       }
+      await copyRolePermissions(trx, sourceRow.id, newId);
       return { created: row, source: sourceRow };
     }));
   } catch (error) {
@@ -182,6 +188,7 @@ export async function removeEnvironment(db: Db, row: EnvironmentRow): Promise<vo
     await lockEnvironment(trx, row.number);
     await dropEnvironmentSchema(trx, row.schema_name);
     await trx.deleteFrom('environments').where('number', '=', row.number).execute();
+    await dropRolePermissions(trx, row.id);
   });
 }
 
@@ -242,6 +249,7 @@ export async function renameEnvironment(
         .set({ forked_from: newId })
         .where('forked_from', '=', id)
         .execute();
+      await renameRolePermissions(trx, id, newId);
       return presentEnvironment(renamed);
     });
   } catch (error) {
@@ -281,6 +289,7 @@ export async function destroyEnvironment(db: Db, id: string): Promise<Environmen
     await lockEnvironment(trx, target.number);
     await dropEnvironmentSchema(trx, target.schema_name);
     await trx.deleteFrom('environments').where('number', '=', target.number).execute();
+    await dropRolePermissions(trx, target.id);
     const environment = presentEnvironment(target);
     await recordEvent(trx, environmentRef(target), {
       entityType: 'environment',

@@ -5,6 +5,7 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import type { ItemsWhere } from './access.ts';
 import { fieldsOfModels } from './model-fields.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
@@ -77,6 +78,8 @@ async function orderRules(
 export async function listItems(
   scope: Scope,
   query: ItemListQuery,
+  /** The records the caller may read (access.ts); null: every record. */
+  readable: ItemsWhere | null,
 ): Promise<{ data: Resource[]; total: number }> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = query.offset ?? 0;
@@ -124,6 +127,7 @@ export async function listItems(
       conditions.push(ids.length ? eb('id', 'in', ids) : sql<SqlBool>`false`);
     }
     if (version === 'published') conditions.push(eb('published_values', 'is not', null));
+    if (readable) conditions.push(readable(eb));
     return eb.and(conditions);
   };
   const base = scope.db.selectFrom('items');
