@@ -8,6 +8,7 @@ import {
   readableRecords,
 } from '../../domain/items/access.ts';
 import { type BulkAction, bulkItems } from '../../domain/items/bulk.ts';
+import { duplicateItem } from '../../domain/items/duplicate.ts';
 import {
   DEFAULT_PAGE_LIMIT,
   type ItemListQuery,
@@ -190,6 +191,17 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       await mayOnRecord(request);
       const entity = await items.destroyItem(request.scope, request.params.id);
       return sendResult(deps, request, reply, 200, { data: entity });
+    },
+  );
+
+  // DatoCMS runs duplication as a job; its result names the model in `included`.
+  app.post<Params>(
+    '/items/:id/duplicate',
+    { config: { asyncJob: true, itemAction: 'duplicate' } },
+    async (request, reply) => {
+      await mayOnRecord(request);
+      const document = await duplicateItem(request.scope, creatorOf(request), request.params.id);
+      return sendResult(deps, request, reply, 201, document);
     },
   );
 
