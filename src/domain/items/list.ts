@@ -6,6 +6,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import type { ItemsWhere } from './access.ts';
+import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
@@ -16,6 +17,10 @@ export type ItemListQuery = {
   type?: string;
   /** Record ids, comma separated. */
   ids?: string;
+  /** `filter[fields]`, `filter[query]`, `filter[only_valid]`: see list-filters.ts. */
+  fields?: unknown;
+  query?: string;
+  onlyValid?: string;
   orderBy?: string;
   /** `current` (default) or `published`. */
   version?: string;
@@ -111,6 +116,17 @@ export async function listItems(
       throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`);
   }
   const order = query.orderBy ? await orderRules(scope, query.orderBy, models, query.locale) : [];
+  const filters =
+    query.fields !== undefined || query.query !== undefined || query.onlyValid !== undefined
+      ? await filterConditions(scope.db, {
+          fields: query.fields,
+          query: query.query,
+          onlyValid: query.onlyValid,
+          models,
+          locale: query.locale ?? (await siteLocales(scope.db))[0] ?? '',
+          column: version === 'published' ? 'published_values' : 'item_values',
+        })
+      : [];
 
   const where = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [];
@@ -128,6 +144,7 @@ export async function listItems(
     }
     if (version === 'published') conditions.push(eb('published_values', 'is not', null));
     if (readable) conditions.push(readable(eb));
+    conditions.push(...filters);
     return eb.and(conditions);
   };
   const base = scope.db.selectFrom('items');

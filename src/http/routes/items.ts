@@ -48,6 +48,9 @@ function listQuery(query: RawQuery): ItemListQuery {
   return {
     type: text(filter, 'type'),
     ids: text(filter, 'ids'),
+    fields: filter.fields,
+    query: text(filter, 'query'),
+    onlyValid: text(filter, 'only_valid'),
     orderBy: text(query, 'order_by'),
     version: text(query, 'version'),
     locale: text(query, 'locale'),
