@@ -332,3 +332,55 @@ describe('localized fields are filtered in the locale asked for', () => {
     assert.deepEqual(await list(), []);
   });
 });
+
+describe('tree and sortable records', () => {
+  test('parent_id and position filters; meta.has_children on tree records only', async () => {
+    const tree = await buildModel(client, { tree: true });
+    await buildField(client, { itemTypeId: tree.id, api_key: 'name' });
+    const root = await client.items.create({ item_type: itemType(tree.id), name: 'root' });
+    assert.equal(root.meta.has_children, false);
+    const first = await client.items.create({
+      item_type: itemType(tree.id),
+      name: 'first',
+      parent_id: root.id,
+    });
+    const second = await client.items.create({
+      item_type: itemType(tree.id),
+      name: 'second',
+      parent_id: root.id,
+    });
+    assert.equal((await client.items.find(root.id)).meta.has_children, true);
+    assert.equal((await client.items.find(first.id)).meta.has_children, false);
+    const listed = await client.items.list({ filter: { type: tree.id } });
+    assert.deepEqual(
+      listed.map((record) => [record.id, record.meta.has_children]),
+      [
+        [root.id, true],
+        [first.id, false],
+        [second.id, false],
+      ],
+    );
+    const plain = await client.items.find(idOf.A as string);
+    assert.equal(plain.meta.has_children, null, 'not a tree record');
+
+    const names = async (fields: Record<string, unknown>) =>
+      (
+        await client.items.list({
+          filter: { type: tree.id, fields },
+        } as Parameters<Client['items']['list']>[0])
+      )
+        .map((record) => record.name)
+        .sort()
+        .join(',');
+    assert.equal(await names({ parent_id: { eq: root.id } }), 'first,second');
+    assert.equal(await names({ parent_id: { eq: second.id } }), '');
+    assert.equal(await names({ parent_id: { exists: true } }), 'first,second');
+    assert.equal(await names({ parent_id: { exists: false } }), 'root');
+    assert.equal(await names({ parent_id: { eq: root.id }, position: { eq: 1 } }), 'first');
+    assert.equal(await names({ parent_id: { eq: root.id }, position: { neq: 1 } }), 'second');
+    assert.equal(await names({ parent_id: { eq: root.id }, position: { gt: 1 } }), 'second');
+    assert.equal(await names({ parent_id: { eq: root.id }, position: { lt: 1 } }), '');
+    assert.equal(await names({ parent_id: { eq: root.id }, position: { gte: 2 } }), 'second');
+    assert.equal(await names({ parent_id: { eq: root.id }, position: { lte: 2 } }), 'first,second');
+  });
+});

@@ -18,6 +18,7 @@ import {
 import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
+import { withTreeMeta } from '../../domain/items/tree-meta.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
@@ -87,15 +88,18 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       listQuery(request.query as RawQuery),
       readable,
     );
-    return { data, meta: { total_count: total } };
+    return { data: await withTreeMeta(request.scope, data), meta: { total_count: total } };
   });
 
   app.get<Params>('/items/:id', { config: read }, async (request) => {
     await mayOnRecord(request);
     return {
-      data: await items.findItem(request.scope, request.params.id, {
-        version: text(request.query as RawQuery, 'version'),
-      }),
+      data: await withTreeMeta(
+        request.scope,
+        await items.findItem(request.scope, request.params.id, {
+          version: text(request.query as RawQuery, 'version'),
+        }),
+      ),
     };
   });
 
@@ -120,7 +124,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         attributes: data.attributes ?? {},
         meta: data.meta ?? {},
       });
-      return reply.status(201).send({ data: entity });
+      return reply.status(201).send({ data: await withTreeMeta(request.scope, entity) });
     },
   );
 
@@ -177,13 +181,12 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       await mayOnRecord(request);
       const data = request.body.data;
       const itemType = data.relationships?.item_type?.data?.id;
-      return {
-        data: await items.updateItem(request.scope, creatorOf(request), request.params.id, {
-          itemType,
-          attributes: data.attributes ?? {},
-          meta: data.meta ?? {},
-        }),
-      };
+      const entity = await items.updateItem(request.scope, creatorOf(request), request.params.id, {
+        itemType,
+        attributes: data.attributes ?? {},
+        meta: data.meta ?? {},
+      });
+      return { data: await withTreeMeta(request.scope, entity) };
     },
   );
 
@@ -204,6 +207,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       await mayOnRecord(request);
       const document = await duplicateItem(request.scope, creatorOf(request), request.params.id);
+      await withTreeMeta(request.scope, document.data);
       return sendResult(deps, request, reply, 201, document);
     },
   );
@@ -212,12 +216,19 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   // Whole-record publishing; a selective (per-locale) body is not supported yet.
   app.put<Params>('/items/:id/publish', { config: publishing }, async (request) => {
     await mayOnRecord(request);
-    return { data: await publishItem(request.scope, request.params.id) };
+    return {
+      data: await withTreeMeta(request.scope, await publishItem(request.scope, request.params.id)),
+    };
   });
 
   app.put<Params>('/items/:id/unpublish', { config: publishing }, async (request) => {
     await mayOnRecord(request);
-    return { data: await unpublishItem(request.scope, request.params.id) };
+    return {
+      data: await withTreeMeta(
+        request.scope,
+        await unpublishItem(request.scope, request.params.id),
+      ),
+    };
   });
 
   for (const action of ['publish', 'unpublish', 'destroy'] as const satisfies BulkAction[]) {
