@@ -132,6 +132,32 @@ describe('item-type permissions on records', () => {
     );
   });
 
+  test('references show only the referencing records the role may read', async () => {
+    const target = await buildRecord(admin);
+    const linking = async () => {
+      const model = await buildModel(admin);
+      await admin.fields.create(model.id, {
+        label: 'Target',
+        api_key: 'target',
+        field_type: 'link',
+        validators: { item_item_type: { item_types: [target.item_type.id] } },
+      });
+      return admin.items.create({ item_type: itemType(model.id), target: target.id });
+    };
+    const visible = await linking();
+    const hidden = await linking();
+    const all = await admin.items.references(target.id);
+    assert.deepEqual(all.map((record) => record.id).sort(), [visible.id, hidden.id].sort());
+    const limited = await clientWith([
+      itemPermission('read', { item_type: target.item_type.id }),
+      itemPermission('read', { item_type: visible.item_type.id }),
+    ]);
+    assert.deepEqual(
+      (await limited.items.references(target.id)).map((record) => record.id),
+      [visible.id],
+    );
+  });
+
   test('versions follow their record: read to list them, update to restore one', async () => {
     const record = await buildRecord(admin);
     const updated = await admin.items.update(record.id, { title: 'second' });

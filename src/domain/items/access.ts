@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { EnvironmentDatabase } from '../../db/schema.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { findItemType } from '../item-types/repo.ts';
@@ -189,14 +190,13 @@ async function modelsById(scope: Scope, ids: readonly string[]): Promise<Map<str
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** Refuses, naming them, unless the role may do `action` on every one of `records`. */
-async function assertMayOnRecords(
+/** The ids of the records the role may not do `action` on. */
+async function refusedOf(
   actor: Actor,
   scope: Scope,
   action: ItemAction,
   records: readonly RecordRef[],
-): Promise<void> {
-  assertMayAtAll(actor, scope, action);
+): Promise<string[]> {
   const models = await modelsById(
     scope,
     records.map((record) => record.item_type_id),
@@ -213,7 +213,44 @@ async function assertMayOnRecords(
     const isRole = record.creator_id !== null && (roleTokens?.has(record.creator_id) ?? false);
     if (!reaches(allow, isSelf, isRole) || reaches(deny, isSelf, isRole)) refused.push(record.id);
   }
+  return refused;
+}
+
+/** Refuses, naming them, unless the role may do `action` on every one of `records`. */
+async function assertMayOnRecords(
+  actor: Actor,
+  scope: Scope,
+  action: ItemAction,
+  records: readonly RecordRef[],
+): Promise<void> {
+  const refused = await refusedOf(actor, scope, action, records);
   if (refused.length > 0) throw refuse(action, `record(s) ${refused.join(', ')}`);
+}
+
+/** Of presented records, those the role may read (a record's references, say). */
+export async function readableOnly(
+  actor: Actor,
+  scope: Scope,
+  records: readonly Resource[],
+): Promise<Resource[]> {
+  if (grantsEverything(actor, scope.environment.id, 'read')) return [...records];
+  const idOf = (record: Resource, relationship: string) => {
+    const data = record.relationships?.[relationship]?.data;
+    return data && !Array.isArray(data) ? data.id : null;
+  };
+  const refused = new Set(
+    await refusedOf(
+      actor,
+      scope,
+      'read',
+      records.map((record) => ({
+        id: record.id,
+        item_type_id: idOf(record, 'item_type') ?? '',
+        creator_id: idOf(record, 'creator'),
+      })),
+    ),
+  );
+  return records.filter((record) => !refused.has(record.id));
 }
 
 /**

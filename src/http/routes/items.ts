@@ -5,6 +5,7 @@ import {
   assertMayCreate,
   assertMayOnItems,
   assertMayOnVersion,
+  readableOnly,
   readableRecords,
 } from '../../domain/items/access.ts';
 import { type BulkAction, bulkItems } from '../../domain/items/bulk.ts';
@@ -105,7 +106,9 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.get<Params>('/items/:id/references', { config: read }, async (request) => {
     await mayOnRecord(request);
-    return { data: await itemReferences(request.scope, request.params.id) };
+    const references = await itemReferences(request.scope, request.params.id);
+    // Only the referencing records the role may read are shown.
+    return { data: await readableOnly(actorOf(request), request.scope, references) };
   });
 
   app.post<{ Body: Static<typeof CreateItemBody> }>(
