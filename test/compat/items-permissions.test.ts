@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
+import type { Kysely } from 'kysely';
+import { up as backfillRolePermissions } from '../../src/db/migrations/0005_role_environment_permissions.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildModel, buildRecord } from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
@@ -172,6 +174,46 @@ describe('item-type permissions on records', () => {
       itemPermission('all', { item_type: (await buildModel(admin)).id }),
     ]);
     await rejectsWithApiError(stranger.itemVersions.find(first.id), 'INSUFFICIENT_PERMISSIONS');
+  });
+
+  test('migration 0005 gives sandboxes forked before enforcement their source’s entries', async () => {
+    const record = await buildRecord(admin);
+    await admin.environments.fork('main', { id: 'old-sandbox' });
+    // The state before this change: forks copied no role entries.
+    const roles = await server.db.selectFrom('roles').select(['id', 'attributes']).execute();
+    for (const role of roles) {
+      const attributes = role.attributes as Record<string, unknown>;
+      const lists = Object.fromEntries(
+        Object.entries(attributes).map(([key, value]) => [
+          key,
+          Array.isArray(value)
+            ? value.filter(
+                (entry) => (entry as { environment?: string }).environment !== 'old-sandbox',
+              )
+            : value,
+        ]),
+      );
+      await server.db
+        .updateTable('roles')
+        .set({ attributes: JSON.stringify(lists) })
+        .where('id', '=', role.id)
+        .execute();
+    }
+    const inSandbox = server.client({ environment: 'old-sandbox' });
+    await rejectsWithApiError(
+      inSandbox.items.update(record.id, { title: 'locked out' }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    await backfillRolePermissions(server.db as unknown as Kysely<unknown>);
+    assert.equal((await inSandbox.items.update(record.id, { title: 'back' })).title, 'back');
+    const before = await server.db.selectFrom('roles').select('attributes').execute();
+    await backfillRolePermissions(server.db as unknown as Kysely<unknown>);
+    assert.deepEqual(
+      await server.db.selectFrom('roles').select('attributes').execute(),
+      before,
+      'a second run changes nothing',
+    );
+    await admin.environments.destroy('old-sandbox');
   });
 
   test('a fork carries every role’s permissions: Admin and Editor keep editing after a promote, and a rename keeps them', async () => {
