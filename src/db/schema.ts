@@ -175,6 +175,12 @@ export type SiteSettingsTable = {
 export type ItemStatus = 'draft' | 'updated' | 'published';
 
 /** A record (spec 09): values keyed by field id (see environment migration 0003). */
+/** Each model's number of records, kept by triggers on `items` (environment migration 0006). */
+export type ItemCountTable = {
+  item_type_id: string;
+  total: string;
+};
+
 export type ItemTable = {
   id: string;
   item_type_id: string;
@@ -194,6 +200,10 @@ export type ItemTable = {
     Date | string | null | undefined,
     Date | string | null
   >;
+  /** Whether the current values satisfy the schema as it is now (environment migration 0005). */
+  current_valid: Generated<boolean>;
+  /** The same for the published values (true while there are none). */
+  published_valid: Generated<boolean>;
   seq: Generated<string>;
 };
 export type ItemRow = Selectable<ItemTable>;
@@ -354,6 +364,7 @@ export type EnvironmentDatabase = {
   site_settings: SiteSettingsTable;
   items: ItemTable;
   item_versions: ItemVersionTable;
+  item_counts: ItemCountTable;
   plugins: PluginTable;
   item_type_filters: ItemTypeFilterTable;
   upload_filters: UploadFilterTable;

@@ -9,7 +9,7 @@ export type PresentedField = { id: string; api_key: string };
  * every field of the model present, null when the record holds nothing for it.
  */
 export function presentItem(
-  row: ItemRow,
+  row: Omit<ItemRow, 'seq' | 'published_values'>,
   model: Pick<ItemTypeRow, 'sortable' | 'tree'>,
   fields: readonly PresentedField[],
   values: Record<string, unknown> = row.item_values,
@@ -35,9 +35,9 @@ export function presentItem(
       publication_scheduled_at: null,
       unpublishing_scheduled_at: null,
       status: row.status,
-      is_valid: true,
-      is_current_version_valid: true,
-      is_published_version_valid: published ? true : null,
+      is_valid: row.current_valid,
+      is_current_version_valid: row.current_valid,
+      is_published_version_valid: published ? row.published_valid : null,
       current_version: row.current_version_id,
       stage: null,
       has_children: null,

@@ -2,6 +2,8 @@ import * as schema from './0001_schema.ts';
 import * as siteSettings from './0002_site_settings.ts';
 import * as items from './0003_items.ts';
 import * as pluginsFilters from './0004_plugins_filters.ts';
+import * as itemValidity from './0005_item_validity.ts';
+import * as itemsAtScale from './0006_items_at_scale.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -14,4 +16,6 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0002_site_settings': siteSettings,
   '0003_items': items,
   '0004_plugins_filters': pluginsFilters,
+  '0005_item_validity': itemValidity,
+  '0006_items_at_scale': itemsAtScale,
 };
