@@ -306,8 +306,23 @@ describe('filter[query] and filter[only_valid]', () => {
     assert.deepEqual(found.map((item) => item.id).sort(), [idOf.A, record.id].sort());
   });
 
-  test('only_valid keeps the (always valid) records', async () => {
+  test('only_valid and _is_valid read whether records satisfy the schema as it is', async () => {
     assert.equal(await letters({}, { only_valid: 'true' }), 'ABC');
+    const model = await buildModel(client);
+    const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const empty = await client.items.create({ item_type: itemType(model.id), title: null });
+    const filled = await client.items.create({ item_type: itemType(model.id), title: 'Hi' });
+    await client.fields.update(title.id, { validators: { required: {} } });
+    const ids = async (filter: Record<string, unknown>) =>
+      (
+        await client.items.list({
+          filter: { type: model.id, ...filter },
+        } as Parameters<Client['items']['list']>[0])
+      ).map((record) => record.id);
+    assert.deepEqual(await ids({ only_valid: 'true' }), [filled.id]);
+    assert.deepEqual(await ids({ only_valid: 'false' }), [empty.id, filled.id]);
+    assert.deepEqual(await ids({ fields: { _is_valid: { eq: false } } }), [empty.id]);
+    assert.deepEqual(await ids({ fields: { _is_valid: { eq: true } } }), [filled.id]);
   });
 });
 

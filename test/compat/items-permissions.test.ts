@@ -56,6 +56,8 @@ describe('item-type permissions on records', () => {
     assert.ok(!listed.some((record) => record.id === closed.id), 'the list leaves it out');
     const ofClosed = await limited.items.list({ filter: { type: closed.item_type.id } });
     assert.deepEqual(ofClosed, [], 'a filter on an unreadable model finds nothing');
+    const counted = await limited.items.rawList({ filter: { type: closed.item_type.id } });
+    assert.equal(counted.meta.total_count, 0, 'nor counts its records');
 
     const events = await itemEventCount();
     await rejectsWithApiError(

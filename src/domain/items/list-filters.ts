@@ -335,9 +335,9 @@ const META_FILTERS: Readonly<Record<string, Operators>> = {
   _first_published_at: columnTimes(column('first_published_at')),
   _publication_scheduled_at: columnTimes(NO_SCHEDULE),
   _unpublishing_scheduled_at: columnTimes(NO_SCHEDULE),
-  // Every stored record is valid: a write that breaks a validator is refused.
+  // Whether the current values satisfy the schema as it is now (meta.is_valid).
   _is_valid: {
-    eq: (_v, arg, what) => (bool(arg, what) ? sql<SqlBool>`true` : sql<SqlBool>`false`),
+    eq: (_v, arg, what) => sql<SqlBool>`(current_valid = ${bool(arg, what)})`,
   },
   parent_id: onOperand(column('parent_id'), {
     eq: (v, arg, what) => sql<SqlBool>`(${v.text} = ${text(arg, what)})`,
@@ -461,7 +461,7 @@ export async function filterConditions(
   const conditions: Condition[] = [];
   if (input.onlyValid !== undefined && !['true', 'false'].includes(input.onlyValid))
     throw new DomainError('INVALID_PARAMS', 'filter[only_valid] must be true or false');
-  // only_valid keeps every record: each stored record is valid (see _is_valid).
+  if (input.onlyValid === 'true') conditions.push(sql<SqlBool>`current_valid`);
   if (input.fields !== undefined) {
     if (!isObject(input.fields))
       throw badFilter('filter[fields] must name fields, e.g. filter[fields][title][eq]=…');

@@ -175,11 +175,13 @@ export async function listItems(
       : sql<Record<string, unknown>>`item_values`.as('item_values');
   let rows = base.select(PRESENTED_COLUMNS).select(values).where(where);
   for (const rule of order) rows = rows.orderBy(rule.expression, rule.direction);
-  // Current records filtered by model at most: the kept counts (migration 0006) answer
-  // without reading every record of the models.
+  // Current records filtered by model at most (no field filter, every record readable):
+  // the kept counts (migration 0006) answer without reading every record of the models.
   const byModelCounts =
     query.ids === undefined &&
     version === 'current' &&
+    filters.length === 0 &&
+    readable === null &&
     (query.type === undefined || models.length > 0);
   const total = byModelCounts
     ? scope.db
