@@ -6,6 +6,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import type { ItemsWhere } from './access.ts';
+import { valuesToPresent } from './block-snapshots.ts';
 import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
 
@@ -25,6 +26,8 @@ export type ItemListQuery = {
   /** `current` (default) or `published`. */
   version?: string;
   locale?: string;
+  /** `?nested=true`: blocks presented whole instead of by id. */
+  nested?: boolean;
   offset?: number;
   limit?: number;
 };
@@ -209,11 +212,21 @@ export async function listItems(
     ];
   const fieldsByModel = await fieldsOfModels(scope.db, modelIds);
   const modelById = new Map(models.map((model) => [model.id, model]));
-  const data = page.map((row) => {
+  const published = version === 'published';
+  // The page selected one values column: the published ones under `item_values` when asked.
+  const withFields = page.map((row) => ({
+    ...row,
+    published_values: published ? row.item_values : null,
+    fields: fieldsByModel.get(row.item_type_id) ?? [],
+  }));
+  const presented = await valuesToPresent(scope.db, withFields, {
+    published,
+    nested: query.nested ?? false,
+  });
+  const data = withFields.map((row, index) => {
     const model = modelById.get(row.item_type_id);
     if (!model) throw new Error(`record ${row.id} has no model`);
-    const fields = fieldsByModel.get(row.item_type_id) ?? [];
-    return presentItem(row, model, fields);
+    return presentItem(row, model, row.fields, presented[index]);
   });
   return { data, total: Number(count.total) };
 }
