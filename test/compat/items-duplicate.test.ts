@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { buildField, buildModel, buildRecord } from '../support/factories.ts';
+import {
+  blockInRequest,
+  buildBlockModel,
+  buildField,
+  buildModel,
+  buildRecord,
+} from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -140,5 +146,31 @@ describe('items.duplicate', () => {
     const copy = await client.items.duplicate(child.id);
     assert.equal(copy.parent_id, parent.id);
     assert.ok((copy.position as number) > (child.position as number));
+  });
+});
+
+describe('items.duplicate with blocks', () => {
+  test('the copy gets blocks of its own, with the same content', async () => {
+    const block = await buildBlockModel(client);
+    const model = await buildModel(client);
+    await buildField(client, {
+      itemTypeId: model.id,
+      api_key: 'sections',
+      field_type: 'rich_text',
+      validators: { rich_text_blocks: { item_types: [block.id] } },
+    });
+    const original = await client.items.create({
+      item_type: itemType(model.id),
+      sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'One' } })],
+    });
+    const copy = await client.items.duplicate(original.id);
+    const [originalBlock] = original.sections as string[];
+    const [copiedBlock] = copy.sections as string[];
+    assert.ok(copiedBlock);
+    assert.notEqual(copiedBlock, originalBlock);
+    const nested = await client.items.rawFind(copy.id, { nested: true });
+    const blocks = nested.data.attributes.sections as { attributes: { title: string } }[];
+    assert.equal(blocks[0]?.attributes.title, 'One');
+    assert.deepEqual((await client.items.find(original.id)).sections, original.sections);
   });
 });

@@ -4,7 +4,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { findItemType } from '../item-types/service.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
-import { createItem, findRow } from './service.ts';
+import { createItem, findItem, findRow } from './service.ts';
 
 /** How a copy of a unique value is told apart: the n-th copy of it. */
 const COPY_SUFFIX: Readonly<Record<string, (value: string, n: number) => string>> = {
@@ -68,10 +68,31 @@ async function copiedValue(
 }
 
 /**
+ * A block as a create takes a new one: its nested content without ids (blocks inside
+ * blocks too), so the copy gets blocks of its own instead of naming the original's.
+ */
+function freshBlocks(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(freshBlocks);
+  if (typeof value !== 'object' || value === null) return value;
+  const object = value as Record<string, unknown>;
+  const relationships = object.relationships as Record<string, unknown> | undefined;
+  if (object.type === 'item' && relationships?.item_type)
+    return {
+      type: 'item',
+      attributes: freshBlocks(object.attributes ?? {}),
+      relationships: { item_type: relationships.item_type },
+    };
+  return Object.fromEntries(
+    Object.entries(object).map(([key, inner]) => [key, freshBlocks(inner)]),
+  );
+}
+
+/**
  * `POST /items/{id}/duplicate`: a new record (new id, created by the caller) holding the
  * original's current values, made exactly as a create makes it — validated, a draft or
- * published per the model's draft mode, at the end of its siblings, with its `create`
- * event. A singleton's record cannot be duplicated (ITEM_TYPE_IS_SINGLETON).
+ * published per the model's draft mode, at the end of its siblings, with new blocks of
+ * the same content, with its `create` event. A singleton's record cannot be duplicated
+ * (ITEM_TYPE_IS_SINGLETON).
  */
 export async function duplicateItem(
   scope: Scope,
@@ -80,6 +101,7 @@ export async function duplicateItem(
 ): Promise<{ data: Resource; included: Resource[] }> {
   const original = await findRow(scope.db, id);
   if (!original) throw new NotFound('Item', id);
+  const nested = await findItem(scope, id, { nested: true });
   const fields = await fieldsOfModel(scope.db, original.item_type_id);
   const attributes: Record<string, unknown> = {};
   for (const field of fields)
@@ -87,7 +109,7 @@ export async function duplicateItem(
       scope,
       original.item_type_id,
       field,
-      original.item_values[field.id] ?? null,
+      freshBlocks(nested.attributes[field.api_key] ?? null),
     );
   if (original.parent_id !== null) attributes.parent_id = original.parent_id;
   const data = await createItem(scope, creatorId, {
