@@ -19,8 +19,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sources = join(root, 'src');
 
+/** The sources, and this file (it holds the build options): a change to either rebuilds. */
 function sourcesHash() {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url)));
   const files = readdirSync(sources, { recursive: true, encoding: 'utf8' }).sort();
   for (const file of files) {
     if (file.endsWith('.ts')) hash.update(file).update(readFileSync(join(sources, file)));
