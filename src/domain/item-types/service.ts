@@ -10,6 +10,7 @@ import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
+import { refreshRecords } from '../items/refresh.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
   createLinkedMenuItem,
@@ -186,6 +187,9 @@ export async function updateItemType(
       };
       const previous = presentItemType(before, children);
       const row = await repo.saveItemType(trx, { ...before, ...draft });
+      // Requiring every locale may leave records without a value they now need.
+      if (row.all_locales_required !== before.all_locales_required)
+        await refreshRecords(trx, row.id);
       const itemType = presentItemType(row, children);
       await emitEvent(tx, {
         entityType: 'item_type',
