@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type Config, cacheDir } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
+import { analyzeChangedTablesEvery } from './embedded-analyze.ts';
 import { acquireLockFile } from './lock-file.ts';
 import type { ProjectDatabase } from './schema.ts';
 
@@ -22,6 +23,9 @@ export type DatabaseHandle = {
   listenInProcess: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | null;
   close(): Promise<void>;
 };
+
+// How often the embedded engine looks for tables to analyze (embedded-analyze.ts).
+const ANALYZE_INTERVAL_MS = 60_000;
 
 // int8 (bigint ids, counts) arrive as strings; timestamps as Date objects.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
@@ -54,12 +58,14 @@ export async function openDatabase(
     // PGlite is one session: a pool of one connection keeps each transaction whole.
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
     const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const stopAnalyze = analyzeChangedTablesEvery(db, ANALYZE_INTERVAL_MS);
     return {
       db,
       kind: 'embedded',
       url: null,
       listenInProcess: (channel, onNotify) => pglite.listen(channel, onNotify),
       close: async () => {
+        stopAnalyze();
         await db.destroy();
         await pglite.close();
         release();
