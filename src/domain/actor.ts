@@ -18,6 +18,8 @@ export type Actor = {
   roleId: string;
   permissions: ReadonlySet<Permission>;
   environmentsAccess: 'all' | 'primary_only' | 'sandbox_only' | 'none';
+  /** The role's final item-type permission entries (inherited ones included). */
+  itemTypePermissions: { positive: readonly unknown[]; negative: readonly unknown[] };
   /** The project's built-in full-access token: role and token writes are not bound by its role. */
   hardcodedAdmin: boolean;
 };

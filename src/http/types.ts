@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Scope } from '../db/environment-scope.ts';
 import type { Actor, Permission } from '../domain/actor.ts';
+import type { ItemAction } from '../domain/items/access.ts';
 
 /** What every route plugin receives. */
 export type AppDeps = { db: Db; config: Config };
@@ -19,6 +20,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Role flag the route requires; reads need none. */
     permission?: Permission;
+    /**
+     * Record action the route performs: the role's item-type permissions must grant it
+     * in the request's environment (checked before the body; per record by the route).
+     */
+    itemAction?: ItemAction;
     /** JSON:API `data.type` the request document must carry. */
     resourceType?: string;
     /** Served without a token (health checks). */

@@ -7,9 +7,10 @@ import { loadConfig } from '../../src/config.ts';
 import type { ProjectDatabase } from '../../src/db/schema.ts';
 import type { Permission } from '../../src/domain/actor.ts';
 import { ROLE_FLAGS } from '../../src/domain/auth/role-attributes.ts';
+import type { ItemAction } from '../../src/domain/items/access.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
-import { tokenWithFlags } from '../support/limited-token.ts';
+import { itemPermission, tokenWithFlags, tokenWithRole } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // One table-driven walk over every registered route: a new route is covered the moment
@@ -20,6 +21,8 @@ type Route = {
   method: string;
   url: string;
   permission?: Permission;
+  /** The record action the role's item-type permissions must grant. */
+  itemAction?: ItemAction;
   /** The JSON:API type the request document must carry. */
   resourceType?: string;
 };
@@ -32,29 +35,6 @@ const OPEN_WRITES: Record<string, string> = {
     'each setting sent needs its own flag (can_edit_site, can_edit_environment, ' +
     'can_edit_favicon), so the site service checks them per attribute',
 };
-
-/**
- * Record writes are not gated by one role flag: DatoCMS gates them by the role's
- * item-type permissions (action × model × environment), which Fieldhouse does not
- * enforce yet (issue 11, item 8). Listed here so that the gap is visible and so that
- * any other write route registered without a permission still fails this test.
- */
-const RECORD_WRITES_WITHOUT_ITEM_PERMISSIONS_YET = [
-  'POST /items',
-  'PUT /items/:id',
-  'DELETE /items/:id',
-  'PUT /items/:id/publish',
-  'PUT /items/:id/unpublish',
-  'POST /items/validate',
-  'POST /items/:id/validate',
-  'POST /items/bulk/publish',
-  'POST /items/bulk/unpublish',
-  'POST /items/bulk/destroy',
-  'POST /versions/:id/restore',
-];
-for (const key of RECORD_WRITES_WITHOUT_ITEM_PERMISSIONS_YET) {
-  OPEN_WRITES[key] = 'record writes: item-type permissions are not enforced yet (issue 11)';
-}
 
 /**
  * Reads gated behind a flag; every other read needs only CMA access (spec 01 §3). Roles
@@ -101,6 +81,7 @@ async function registeredRoutes(): Promise<{ routes: Route[]; publicKeys: string
           method,
           url: route.url,
           permission: route.config?.permission,
+          itemAction: route.config?.itemAction,
           resourceType: route.config?.resourceType,
         });
     }
@@ -112,6 +93,7 @@ const { routes, publicKeys } = await registeredRoutes();
 const writes = routes.filter((route) => WRITE_METHODS.has(route.method));
 const reads = routes.filter((route) => route.method === 'GET');
 const guarded = routes.filter((route) => route.permission !== undefined);
+const recordRoutes = routes.filter((route) => route.itemAction !== undefined);
 
 let server: TestServer;
 before(async () => {
@@ -122,12 +104,15 @@ after(async () => {
 });
 
 /** A well-formed request to the route: ids that look real, a document of the route's type. */
-async function call(route: Route, token: string) {
+async function call(route: Route, token: string, environment?: string) {
   const path = route.url.replace(/:[^/]+/g, '999999');
   const body = ['POST', 'PUT', 'PATCH'].includes(route.method)
     ? { data: { type: route.resourceType ?? 'unknown', attributes: {} } }
     : undefined;
-  return server.request(route.method, path, body, { authorization: `Bearer ${token}` });
+  return server.request(route.method, path, body, {
+    authorization: `Bearer ${token}`,
+    ...(environment ? { 'x-environment': environment } : {}),
+  });
 }
 
 describe('the route table', () => {
@@ -136,9 +121,13 @@ describe('the route table', () => {
     for (const key of publicKeys) assert.match(key, /^GET /, `${key}: public routes only read`);
   });
 
-  test('every write route names a permission, except the listed open ones', () => {
+  test('every write route names a permission or a record action, except the listed open ones', () => {
     for (const route of writes) {
       if (route.key in OPEN_WRITES) continue;
+      if (route.itemAction) {
+        assert.equal(route.permission, undefined, `${route.key}: a record action and a flag`);
+        continue;
+      }
       assert.ok(route.permission, `${route.key} is registered without config.permission`);
       assert.ok(
         (ROLE_FLAGS as readonly string[]).includes(route.permission),
@@ -187,8 +176,86 @@ describe('each guarded route refuses a role without its permission', () => {
   }
 });
 
+describe('each record route refuses a role without its item-type permission', () => {
+  test('every record write and record read is walked', () => {
+    const keys = recordRoutes.map((route) => route.key);
+    for (const key of [
+      'POST /items',
+      'PUT /items/:id',
+      'POST /items/bulk/destroy',
+      'GET /items/:id',
+    ])
+      assert.ok(keys.includes(key), `${key} names no record action`);
+  });
+
+  for (const route of recordRoutes) {
+    const action = route.itemAction as ItemAction;
+    test(`${route.key} needs the "${action}" item-type permission`, async () => {
+      const everyFlag = Object.fromEntries(ROLE_FLAGS.map((flag) => [flag, true]));
+      const lacking = await tokenWithRole(server.db, {
+        ...everyFlag,
+        // Every other action, on every model: only this one is missing.
+        positive_item_type_permissions: (
+          ['read', 'create', 'update', 'delete', 'publish', 'duplicate'] as const
+        )
+          .filter((other) => other !== action)
+          .map((other) => itemPermission(other)),
+      });
+      const refused = await call(route, lacking.token);
+      assert.equal(refused.status, 403, JSON.stringify(refused.body));
+      assert.deepEqual(errorCodesOf(refused.body), ['INSUFFICIENT_PERMISSIONS']);
+      assert.ok(JSON.stringify(refused.body).includes(`\\"${action}\\"`), 'names the action');
+
+      const negated = await tokenWithRole(server.db, {
+        positive_item_type_permissions: [itemPermission('all')],
+        negative_item_type_permissions: [itemPermission(action)],
+      });
+      assert.equal((await call(route, negated.token)).status, 403, 'positive minus negative');
+
+      const holding = await tokenWithRole(server.db, {
+        positive_item_type_permissions: [itemPermission(action)],
+      });
+      const allowed = await call(route, holding.token);
+      assert.notEqual(allowed.status, 403, `the action alone: ${JSON.stringify(allowed.body)}`);
+      const asAdmin = await call(route, server.adminToken);
+      assert.notEqual(asAdmin.status, 403, `the Admin token: ${JSON.stringify(asAdmin.body)}`);
+    });
+  }
+
+  test('a permission on another environment grants nothing here', async () => {
+    const elsewhere = await tokenWithRole(server.db, {
+      positive_item_type_permissions: [itemPermission('all', { environment: 'elsewhere' })],
+    });
+    for (const route of recordRoutes) {
+      const refused = await call(route, elsewhere.token);
+      assert.equal(refused.status, 403, `${route.key}: ${JSON.stringify(refused.body)}`);
+    }
+  });
+
+  test('a primary_only token is refused on a sandbox, on every record route', async () => {
+    const sandbox = `perm-sandbox-${Date.now().toString(36)}`;
+    await server.client().environments.fork('main', { id: sandbox });
+    const primaryOnly = await tokenWithRole(server.db, {
+      environments_access: 'primary_only',
+      positive_item_type_permissions: [
+        itemPermission('all'),
+        itemPermission('all', { environment: sandbox }),
+      ],
+    });
+    for (const route of [...recordRoutes, ...routes.filter((r) => r.key === 'GET /items')]) {
+      const refused = await call(route, primaryOnly.token, sandbox);
+      assert.equal(refused.status, 403, `${route.key}: ${JSON.stringify(refused.body)}`);
+      assert.deepEqual(errorCodesOf(refused.body), ['INSUFFICIENT_PERMISSIONS']);
+      const onPrimary = await call(route, primaryOnly.token);
+      assert.notEqual(onPrimary.status, 403, `${route.key} on the primary`);
+    }
+  });
+});
+
 describe('ungated reads need no flag', () => {
-  for (const route of reads.filter((candidate) => candidate.permission === undefined)) {
+  for (const route of reads.filter(
+    (candidate) => candidate.permission === undefined && candidate.itemAction === undefined,
+  )) {
     test(`${route.key} answers a token with no flag`, async () => {
       const bare = await tokenWithFlags(server.db, []);
       const response = await call(route, bare);

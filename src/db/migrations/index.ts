@@ -3,7 +3,8 @@ import * as schema from './0001_schema.ts';
 import * as webhooks from './0002_webhooks.ts';
 import * as rateLimits from './0003_rate_limits.ts';
 import * as environments from './0004_environments.ts';
-import * as nestedEventEntities from './0005_nested_event_entities.ts';
+import * as roleEnvironmentPermissions from './0005_role_environment_permissions.ts';
+import * as nestedEventEntities from './0006_nested_event_entities.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -11,5 +12,6 @@ export const migrations: Record<string, Migration> = {
   '0002_webhooks': webhooks,
   '0003_rate_limits': rateLimits,
   '0004_environments': environments,
-  '0005_nested_event_entities': nestedEventEntities,
+  '0005_role_environment_permissions': roleEnvironmentPermissions,
+  '0006_nested_event_entities': nestedEventEntities,
 };

@@ -31,6 +31,10 @@ export function actorFromRole(
     roleId,
     permissions,
     environmentsAccess: attributes.environments_access,
+    itemTypePermissions: {
+      positive: attributes.positive_item_type_permissions,
+      negative: attributes.negative_item_type_permissions,
+    },
     hardcodedAdmin: token.hardcodedType === 'admin',
   };
 }

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import type { Trx } from '../../db/transaction.ts';
 
 // Arbitrary constant naming the roles-and-tokens lock in pg_advisory_xact_lock.
-const AUTH_LOCK_KEY = 7_246_010;
+export const AUTH_LOCK_KEY = 7_246_010;
 
 /**
  * Runs a role or access token write in one transaction holding the auth lock. These

@@ -13,6 +13,11 @@ import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { type EnvironmentResource, presentEnvironment } from '../../presenters/environment.ts';
+import {
+  copyRolePermissions,
+  dropRolePermissions,
+  renameRolePermissions,
+} from '../auth/role-environments.ts';
 import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 
@@ -286,6 +291,7 @@ async function register(
           .where('number', '=', source.number)
           .execute();
       }
+      await copyRolePermissions(trx, source.id, newId);
       // Last: a session lock outlives a rollback, and only the commit follows it.
       if (holdLock) await holdEnvironmentLock(trx, number);
       return { created, source };
@@ -329,6 +335,7 @@ export async function removeEnvironment(db: Db, row: EnvironmentRow): Promise<vo
     await lockEnvironment(trx, row.number);
     await dropEnvironmentSchema(trx, row.schema_name);
     await trx.deleteFrom('environments').where('number', '=', row.number).execute();
+    await dropRolePermissions(trx, row.id);
   });
 }
 
@@ -389,6 +396,7 @@ export async function renameEnvironment(
         .set({ forked_from: newId })
         .where('forked_from', '=', id)
         .execute();
+      await renameRolePermissions(trx, id, newId);
       return presentEnvironment(renamed);
     });
   } catch (error) {
@@ -428,6 +436,7 @@ export async function destroyEnvironment(db: Db, id: string): Promise<Environmen
     await lockEnvironment(trx, target.number);
     await dropEnvironmentSchema(trx, target.schema_name);
     await trx.deleteFrom('environments').where('number', '=', target.number).execute();
+    await dropRolePermissions(trx, target.id);
     const environment = presentEnvironment(target);
     await recordEvent(trx, environmentRef(target), {
       entityType: 'environment',

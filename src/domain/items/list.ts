@@ -5,7 +5,9 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import type { ItemsWhere } from './access.ts';
 import { valuesToPresent } from './block-snapshots.ts';
+import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
@@ -16,6 +18,10 @@ export type ItemListQuery = {
   type?: string;
   /** Record ids, comma separated. */
   ids?: string;
+  /** `filter[fields]`, `filter[query]`, `filter[only_valid]`: see list-filters.ts. */
+  fields?: unknown;
+  query?: string;
+  onlyValid?: string;
   orderBy?: string;
   /** `current` (default) or `published`. */
   version?: string;
@@ -99,6 +105,8 @@ async function orderRules(
 export async function listItems(
   scope: Scope,
   query: ItemListQuery,
+  /** The records the caller may read (access.ts); null: every record. */
+  readable: ItemsWhere | null,
 ): Promise<{ data: Resource[]; total: number }> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = query.offset ?? 0;
@@ -130,6 +138,17 @@ export async function listItems(
       throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`);
   }
   const order = query.orderBy ? await orderRules(scope, query.orderBy, models, query.locale) : [];
+  const filters =
+    query.fields !== undefined || query.query !== undefined || query.onlyValid !== undefined
+      ? await filterConditions(scope.db, {
+          fields: query.fields,
+          query: query.query,
+          onlyValid: query.onlyValid,
+          models,
+          locale: query.locale ?? (await siteLocales(scope.db))[0] ?? '',
+          column: version === 'published' ? 'published_values' : 'item_values',
+        })
+      : [];
 
   const where = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>): Expression<SqlBool> => {
     const conditions: Expression<SqlBool>[] = [];
@@ -146,6 +165,8 @@ export async function listItems(
       conditions.push(ids.length ? eb('id', 'in', ids) : sql<SqlBool>`false`);
     }
     if (version === 'published') conditions.push(eb('published_values', 'is not', null));
+    if (readable) conditions.push(readable(eb));
+    conditions.push(...filters);
     return eb.and(conditions);
   };
   const base = scope.db.selectFrom('items');
@@ -157,11 +178,13 @@ export async function listItems(
       : sql<Record<string, unknown>>`item_values`.as('item_values');
   let rows = base.select(PRESENTED_COLUMNS).select(values).where(where);
   for (const rule of order) rows = rows.orderBy(rule.expression, rule.direction);
-  // Current records filtered by model at most: the kept counts (migration 0006) answer
-  // without reading every record of the models.
+  // Current records filtered by model at most (no field filter, every record readable):
+  // the kept counts (migration 0006) answer without reading every record of the models.
   const byModelCounts =
     query.ids === undefined &&
     version === 'current' &&
+    filters.length === 0 &&
+    readable === null &&
     (query.type === undefined || models.length > 0);
   const total = byModelCounts
     ? scope.db

@@ -9,6 +9,7 @@ import {
 import { executePrepared } from '../../db/prepared.ts';
 import { authenticate } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { assertMayAtAll } from '../../domain/items/access.ts';
 
 const ACCEPTED_MEDIA = /application\/(json|vnd\.api\+json)/;
 
@@ -58,6 +59,8 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
     if (permission && !request.actor?.permissions.has(permission)) {
       throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
     }
+    const itemAction = request.routeOptions.config.itemAction;
+    if (itemAction && request.actor) assertMayAtAll(request.actor, request.scope, itemAction);
   });
 
   app.addHook('preValidation', async (request) => {

@@ -1,7 +1,15 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
+import {
+  assertMayCreate,
+  assertMayOnItems,
+  assertMayOnVersion,
+  readableOnly,
+  readableRecords,
+} from '../../domain/items/access.ts';
 import { type BulkAction, bulkItems } from '../../domain/items/bulk.ts';
+import { duplicateItem } from '../../domain/items/duplicate.ts';
 import {
   DEFAULT_PAGE_LIMIT,
   type ItemListQuery,
@@ -11,7 +19,9 @@ import {
 import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
+import { withTreeMeta } from '../../domain/items/tree-meta.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
+import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
 import { BulkItemsBody, CreateItemBody, UpdateItemBody } from '../schemas/item.ts';
 import type { AppDeps } from '../types.ts';
@@ -40,6 +50,9 @@ function listQuery(query: RawQuery): ItemListQuery {
   return {
     type: text(filter, 'type'),
     ids: text(filter, 'ids'),
+    fields: filter.fields,
+    query: text(filter, 'query'),
+    onlyValid: text(filter, 'only_valid'),
     orderBy: text(query, 'order_by'),
     version: text(query, 'version'),
     locale: text(query, 'locale'),
@@ -62,45 +75,83 @@ function creatorOf(request: FastifyRequest): string | null {
 }
 
 export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const itemWrite = { resourceType: 'item' } as const;
+  const read = { itemAction: 'read' } as const;
+  const create = { resourceType: 'item', itemAction: 'create' } as const;
+  const update = { resourceType: 'item', itemAction: 'update' } as const;
+  /** The record the route names, checked against the route's action. */
+  const mayOnRecord = async (request: FastifyRequest<Params>) => {
+    const action = request.routeOptions.config.itemAction;
+    if (!action) throw new Error(`${request.url}: a record route without itemAction`);
+    await assertMayOnItems(actorOf(request), request.scope, action, [request.params.id]);
+  };
+  const mayOnVersion = async (request: FastifyRequest<Params>) => {
+    const action = request.routeOptions.config.itemAction;
+    if (!action) throw new Error(`${request.url}: a version route without itemAction`);
+    await assertMayOnVersion(actorOf(request), request.scope, action, request.params.id);
+  };
 
+  // Lists are not refused: they show the records the role may read.
   app.get('/items', async (request) => {
-    const { data, total } = await listItems(request.scope, listQuery(request.query as RawQuery));
-    return { data, meta: { total_count: total } };
+    const readable = await readableRecords(actorOf(request), request.scope);
+    const { data, total } = await listItems(
+      request.scope,
+      listQuery(request.query as RawQuery),
+      readable,
+    );
+    return { data: await withTreeMeta(request.scope, data), meta: { total_count: total } };
   });
 
-  app.get<Params>('/items/:id', async (request) => ({
-    data: await items.findItem(request.scope, request.params.id, {
-      version: text(request.query as RawQuery, 'version'),
-      nested: nested(request.query as RawQuery),
-    }),
-  }));
+  app.get<Params>('/items/:id', { config: read }, async (request) => {
+    await mayOnRecord(request);
+    return {
+      data: await withTreeMeta(
+        request.scope,
+        await items.findItem(request.scope, request.params.id, {
+          version: text(request.query as RawQuery, 'version'),
+          nested: nested(request.query as RawQuery),
+        }),
+      ),
+    };
+  });
 
-  app.get<Params>('/items/:id/references', async (request) => ({
-    data: await itemReferences(request.scope, request.params.id),
-  }));
+  app.get<Params>('/items/:id/references', { config: read }, async (request) => {
+    await mayOnRecord(request);
+    const references = await itemReferences(request.scope, request.params.id);
+    // Only the referencing records the role may read are shown.
+    return { data: await readableOnly(actorOf(request), request.scope, references) };
+  });
 
   app.post<{ Body: Static<typeof CreateItemBody> }>(
     '/items',
-    { schema: { body: CreateItemBody }, config: itemWrite },
+    { schema: { body: CreateItemBody }, config: create },
     async (request, reply) => {
       const data = request.body.data;
+      await assertMayCreate(
+        actorOf(request),
+        request.scope,
+        data.relationships?.item_type.data?.id,
+      );
       const entity = await items.createItem(request.scope, creatorOf(request), {
         id: data.id,
         itemType: data.relationships?.item_type.data?.id,
         attributes: data.attributes ?? {},
         meta: data.meta ?? {},
       });
-      return reply.status(201).send({ data: entity });
+      return reply.status(201).send({ data: await withTreeMeta(request.scope, entity) });
     },
   );
 
   // Validation without saving: every check of the write, then a rollback (204 when valid).
   app.post<{ Body: Static<typeof CreateItemBody> }>(
     '/items/validate',
-    { schema: { body: CreateItemBody }, config: itemWrite },
+    { schema: { body: CreateItemBody }, config: create },
     async (request, reply) => {
       const data = request.body.data;
+      await assertMayCreate(
+        actorOf(request),
+        request.scope,
+        data.relationships?.item_type.data?.id,
+      );
       await items.createItem(
         request.scope,
         creatorOf(request),
@@ -117,8 +168,9 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.post<Params & { Body: Static<typeof UpdateItemBody> }>(
     '/items/:id/validate',
-    { schema: { body: UpdateItemBody }, config: itemWrite },
+    { schema: { body: UpdateItemBody }, config: update },
     async (request, reply) => {
+      await mayOnRecord(request);
       const data = request.body.data;
       await items.updateItem(
         request.scope,
@@ -137,50 +189,85 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.put<Params & { Body: Static<typeof UpdateItemBody> }>(
     '/items/:id',
-    { schema: { body: UpdateItemBody }, config: itemWrite },
+    { schema: { body: UpdateItemBody }, config: update },
     async (request) => {
+      await mayOnRecord(request);
       const data = request.body.data;
       const itemType = data.relationships?.item_type?.data?.id;
-      return {
-        data: await items.updateItem(request.scope, creatorOf(request), request.params.id, {
-          itemType,
-          attributes: data.attributes ?? {},
-          meta: data.meta ?? {},
-        }),
-      };
+      const entity = await items.updateItem(request.scope, creatorOf(request), request.params.id, {
+        itemType,
+        attributes: data.attributes ?? {},
+        meta: data.meta ?? {},
+      });
+      return { data: await withTreeMeta(request.scope, entity) };
     },
   );
 
-  app.delete<Params>('/items/:id', { config: { asyncJob: true } }, async (request, reply) => {
-    const entity = await items.destroyItem(request.scope, request.params.id);
-    return sendResult(deps, request, reply, 200, { data: entity });
+  app.delete<Params>(
+    '/items/:id',
+    { config: { asyncJob: true, itemAction: 'delete' } },
+    async (request, reply) => {
+      await mayOnRecord(request);
+      const entity = await items.destroyItem(request.scope, request.params.id);
+      return sendResult(deps, request, reply, 200, { data: entity });
+    },
+  );
+
+  // DatoCMS runs duplication as a job; its result names the model in `included`.
+  app.post<Params>(
+    '/items/:id/duplicate',
+    { config: { asyncJob: true, itemAction: 'duplicate' } },
+    async (request, reply) => {
+      await mayOnRecord(request);
+      const document = await duplicateItem(request.scope, creatorOf(request), request.params.id);
+      await withTreeMeta(request.scope, document.data);
+      return sendResult(deps, request, reply, 201, document);
+    },
+  );
+
+  const publishing = { itemAction: 'publish' } as const;
+  // Whole-record publishing; a selective (per-locale) body is not supported yet.
+  app.put<Params>('/items/:id/publish', { config: publishing }, async (request) => {
+    await mayOnRecord(request);
+    return {
+      data: await withTreeMeta(request.scope, await publishItem(request.scope, request.params.id)),
+    };
   });
 
-  // Whole-record publishing; a selective (per-locale) body is not supported yet.
-  app.put<Params>('/items/:id/publish', async (request) => ({
-    data: await publishItem(request.scope, request.params.id),
-  }));
-
-  app.put<Params>('/items/:id/unpublish', async (request) => ({
-    data: await unpublishItem(request.scope, request.params.id),
-  }));
+  app.put<Params>('/items/:id/unpublish', { config: publishing }, async (request) => {
+    await mayOnRecord(request);
+    return {
+      data: await withTreeMeta(
+        request.scope,
+        await unpublishItem(request.scope, request.params.id),
+      ),
+    };
+  });
 
   for (const action of ['publish', 'unpublish', 'destroy'] as const satisfies BulkAction[]) {
+    const itemAction = action === 'destroy' ? 'delete' : 'publish';
     app.post<{ Body: Static<typeof BulkItemsBody> }>(
       `/items/bulk/${action}`,
       {
         schema: { body: BulkItemsBody },
-        config: { resourceType: `item_bulk_${action}_operation`, asyncJob: true },
+        config: {
+          resourceType: `item_bulk_${action}_operation`,
+          asyncJob: true,
+          itemAction,
+        },
       },
       async (request, reply) => {
         const ids = request.body.data.relationships.items.data.map((item) => item.id);
+        // Every record is checked before any is changed: one refused refuses the operation.
+        await assertMayOnItems(actorOf(request), request.scope, itemAction, ids);
         const result = await bulkItems(request.scope, action, ids);
         return sendResult(deps, request, reply, 200, result);
       },
     );
   }
 
-  app.get<Params>('/items/:id/versions', async (request) => {
+  app.get<Params>('/items/:id/versions', { config: read }, async (request) => {
+    await mayOnRecord(request);
     const page = ((request.query as RawQuery).page ?? {}) as RawQuery;
     const { data, total } = await listVersions(request.scope, request.params.id, {
       offset: integer(page.offset, 'page[offset]') ?? 0,
@@ -189,14 +276,16 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     return { data, meta: { total_count: total } };
   });
 
-  app.get<Params>('/versions/:id', async (request) => ({
-    data: await findVersion(request.scope, request.params.id),
-  }));
+  app.get<Params>('/versions/:id', { config: read }, async (request) => {
+    await mayOnVersion(request);
+    return { data: await findVersion(request.scope, request.params.id) };
+  });
 
   app.post<Params>(
     '/versions/:id/restore',
-    { config: { asyncJob: true } },
+    { config: { asyncJob: true, itemAction: 'update' } },
     async (request, reply) => {
+      await mayOnVersion(request);
       const data = await restoreVersion(request.scope, creatorOf(request), request.params.id);
       return sendResult(deps, request, reply, 200, { data });
     },

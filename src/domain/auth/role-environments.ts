@@ -1,0 +1,74 @@
+import { sql } from 'kysely';
+import type { Trx } from '../../db/transaction.ts';
+import type { PERMISSION_LISTS } from './role-attributes.ts';
+import { AUTH_LOCK_KEY } from './transaction.ts';
+
+type Entry = Record<string, unknown>;
+type Lists = Partial<Record<(typeof PERMISSION_LISTS)[number], Entry[]>>;
+
+/** The permission lists whose entries name one environment each. */
+const ENVIRONMENT_LISTS = [
+  'positive_item_type_permissions',
+  'negative_item_type_permissions',
+  'positive_upload_permissions',
+  'negative_upload_permissions',
+] as const;
+
+/**
+ * Rewrites every role's environment-scoped permission entries in the caller's
+ * transaction, under the auth lock (role writes take it too). Roles are few: each is read,
+ * rewritten in memory and saved only when it changed.
+ */
+async function rewriteEntries(trx: Trx, rewrite: (entries: Entry[]) => Entry[]): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(${sql.lit(AUTH_LOCK_KEY)})`.execute(trx);
+  const roles = await trx.selectFrom('roles').select(['id', 'attributes']).execute();
+  for (const role of roles) {
+    const attributes = role.attributes as Lists;
+    const next: Lists = { ...attributes };
+    let changed = false;
+    for (const list of ENVIRONMENT_LISTS) {
+      const before = attributes[list] ?? [];
+      const after = rewrite(before);
+      if (JSON.stringify(after) !== JSON.stringify(before)) {
+        next[list] = after;
+        changed = true;
+      }
+    }
+    if (changed)
+      await trx
+        .updateTable('roles')
+        .set({ attributes: JSON.stringify(next) })
+        .where('id', '=', role.id)
+        .execute();
+  }
+}
+
+/**
+ * A fork gives every role the same permissions on the new environment as on its source,
+ * so whoever could edit the source's records can edit the fork's, and still can once the
+ * fork is promoted (the Admin and Editor roles included).
+ */
+export async function copyRolePermissions(trx: Trx, fromId: string, toId: string): Promise<void> {
+  await rewriteEntries(trx, (entries) => [
+    ...entries,
+    ...entries
+      .filter((entry) => entry.environment === fromId)
+      .map((entry) => ({ ...entry, environment: toId })),
+  ]);
+}
+
+/** A renamed environment keeps its permissions: entries follow the new id. */
+export async function renameRolePermissions(trx: Trx, fromId: string, toId: string): Promise<void> {
+  await rewriteEntries(trx, (entries) =>
+    entries.map((entry) =>
+      entry.environment === fromId ? { ...entry, environment: toId } : entry,
+    ),
+  );
+}
+
+/** A destroyed environment's entries go with it: a later one of the same id starts bare. */
+export async function dropRolePermissions(trx: Trx, environmentId: string): Promise<void> {
+  await rewriteEntries(trx, (entries) =>
+    entries.filter((entry) => entry.environment !== environmentId),
+  );
+}

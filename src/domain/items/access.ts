@@ -1,0 +1,338 @@
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import type { Scope } from '../../db/environment-scope.ts';
+import type { EnvironmentDatabase } from '../../db/schema.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import type { Actor } from '../actor.ts';
+import { DomainError } from '../errors.ts';
+import { findItemType } from '../item-types/repo.ts';
+
+/**
+ * The one place record access is decided: the role's item-type permissions (spec 09 §3,
+ * the client's `Role` type), effective = positive − negative, each entry scoped to one
+ * environment (by id) and optionally to one model or workflow and to records by creator.
+ * Routes call these before the record service; a refusal is 403 INSUFFICIENT_PERMISSIONS
+ * and changes nothing.
+ */
+
+/** The record actions a route needs (`edit_creator`, `take_over`, `move_to_stage` have no route). */
+export type ItemAction = 'read' | 'create' | 'update' | 'delete' | 'publish' | 'duplicate';
+
+/** Whose records an entry reaches: every record, the caller token's, or its role's tokens'. */
+type CreatorReach = 'anyone' | 'self' | 'role';
+
+type Entry = Partial<
+  Record<
+    | 'action'
+    | 'environment'
+    | 'item_type'
+    | 'workflow'
+    | 'on_creator'
+    | 'localization_scope'
+    | 'on_stage'
+    | 'to_stage',
+    unknown
+  >
+>;
+
+/** What deciding needs of a model. */
+export type ModelRef = { id: string; workflow_id: string | null };
+
+/** What deciding needs of a record. */
+type RecordRef = { id: string; item_type_id: string; creator_id: string | null };
+
+/** The creator reaches of the entries that grant (allow) and take away (deny) an action. */
+type Grant = { allow: ReadonlySet<CreatorReach>; deny: ReadonlySet<CreatorReach> };
+
+/**
+ * Restrictors Fieldhouse does not evaluate per value (per-locale scopes, workflow
+ * stages): a positive entry carrying one grants nothing for a whole record, a negative
+ * one takes the whole action away — the safe side on both.
+ */
+function narrowed(entry: Entry): boolean {
+  const scope = entry.localization_scope ?? null;
+  return (
+    (scope !== null && scope !== 'all') ||
+    (entry.on_stage ?? null) !== null ||
+    (entry.to_stage ?? null) !== null
+  );
+}
+
+/** The creator reach of an entry for this action, environment and model; null when it does not apply. */
+function reachOf(
+  entry: Entry,
+  action: ItemAction,
+  environmentId: string,
+  model: ModelRef | null,
+): CreatorReach | null {
+  if (entry.action !== 'all' && entry.action !== action) return null;
+  if (entry.environment !== environmentId) return null;
+  if (model !== null) {
+    const itemType = entry.item_type ?? null;
+    const workflow = entry.workflow ?? null;
+    if (itemType !== null && itemType !== model.id) return null;
+    if (workflow !== null && workflow !== model.workflow_id) return null;
+  }
+  // `create` entries have no creator: the record does not exist yet.
+  if (action === 'create') return 'anyone';
+  return entry.on_creator === 'self' || entry.on_creator === 'role' ? entry.on_creator : 'anyone';
+}
+
+/** The grant for one model, or (model null) for some model of the environment. */
+function grantOf(
+  actor: Actor,
+  environmentId: string,
+  action: ItemAction,
+  model: ModelRef | null,
+): Grant {
+  const reaches = (entries: readonly unknown[], positive: boolean) => {
+    const set = new Set<CreatorReach>();
+    for (const entry of entries as Entry[]) {
+      if (positive && narrowed(entry)) continue;
+      // A model-less question (may the role do this at all?) ignores narrower negatives.
+      if (!positive && model === null && (entry.item_type ?? entry.workflow ?? null) !== null)
+        continue;
+      const reach = reachOf(entry, action, environmentId, model);
+      if (reach !== null) set.add(reach);
+    }
+    return set;
+  };
+  return {
+    allow: reaches(actor.itemTypePermissions.positive, true),
+    deny: reaches(actor.itemTypePermissions.negative, false),
+  };
+}
+
+function reaches(set: ReadonlySet<CreatorReach>, isSelf: boolean, isRole: boolean): boolean {
+  return set.has('anyone') || (set.has('self') && isSelf) || (set.has('role') && isRole);
+}
+
+function refuse(action: ItemAction, what: string): DomainError {
+  return new DomainError(
+    'INSUFFICIENT_PERMISSIONS',
+    `The token's role has no "${action}" permission on ${what}`,
+  );
+}
+
+/** The ids of the tokens held by the caller's role: whose records `on_creator: role` reaches. */
+async function roleTokenIds(scope: Scope, actor: Actor): Promise<string[]> {
+  const rows = await scope.project
+    .selectFrom('access_tokens')
+    .select('id')
+    .where('role_id', '=', actor.roleId)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Does the role do `action` on every record of the environment? Then no record needs
+ * looking up (the Admin role's case, kept off the write path's latency): a model-less,
+ * creator-less positive entry and no negative entry for the action at all.
+ */
+function grantsEverything(actor: Actor, environmentId: string, action: ItemAction): boolean {
+  const applies = (entry: Entry) =>
+    (entry.action === 'all' || entry.action === action) && entry.environment === environmentId;
+  const wide = (actor.itemTypePermissions.positive as Entry[]).some(
+    (entry) =>
+      applies(entry) &&
+      !narrowed(entry) &&
+      (entry.item_type ?? null) === null &&
+      (entry.workflow ?? null) === null &&
+      reachOf(entry, action, environmentId, null) === 'anyone',
+  );
+  return wide && !(actor.itemTypePermissions.negative as Entry[]).some(applies);
+}
+
+/**
+ * Refuses unless the role may do `action` on some records of this environment: checked
+ * before any record is looked up, so a role without the action is refused even for an
+ * id that does not exist.
+ */
+export function assertMayAtAll(actor: Actor, scope: Scope, action: ItemAction): void {
+  const { allow, deny } = grantOf(actor, scope.environment.id, action, null);
+  if (allow.size === 0 || deny.has('anyone'))
+    throw refuse(action, `the records of environment "${scope.environment.id}"`);
+}
+
+/** Refuses unless the role may do `action` on new records of `model` (create, validate). */
+function assertMayOnModel(
+  actor: Actor,
+  scope: Scope,
+  action: ItemAction,
+  model: ModelRef & { api_key: string },
+): void {
+  const { allow, deny } = grantOf(actor, scope.environment.id, action, model);
+  if (!allow.has('anyone') || deny.has('anyone'))
+    throw refuse(action, `the records of model "${model.api_key}"`);
+}
+
+/**
+ * Refuses unless the role may create records of the model named by id or api_key. An
+ * unknown model is left to the record service to report.
+ */
+export async function assertMayCreate(
+  actor: Actor,
+  scope: Scope,
+  itemType: string | undefined,
+): Promise<void> {
+  assertMayAtAll(actor, scope, 'create');
+  if (grantsEverything(actor, scope.environment.id, 'create')) return;
+  const model = itemType === undefined ? undefined : await findItemType(scope.db, itemType);
+  if (model) assertMayOnModel(actor, scope, 'create', model);
+}
+
+async function modelsById(scope: Scope, ids: readonly string[]): Promise<Map<string, ModelRef>> {
+  if (ids.length === 0) return new Map();
+  const rows = await scope.db
+    .selectFrom('item_types')
+    .select(['id', 'workflow_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The ids of the records the role may not do `action` on. */
+async function refusedOf(
+  actor: Actor,
+  scope: Scope,
+  action: ItemAction,
+  records: readonly RecordRef[],
+): Promise<string[]> {
+  const models = await modelsById(
+    scope,
+    records.map((record) => record.item_type_id),
+  );
+  let roleTokens: Set<string> | undefined;
+  const refused: string[] = [];
+  for (const record of records) {
+    const model = models.get(record.item_type_id);
+    if (!model) continue;
+    const { allow, deny } = grantOf(actor, scope.environment.id, action, model);
+    const isSelf = record.creator_id !== null && record.creator_id === actor.tokenId;
+    if ((allow.has('role') || deny.has('role')) && roleTokens === undefined)
+      roleTokens = new Set(await roleTokenIds(scope, actor));
+    const isRole = record.creator_id !== null && (roleTokens?.has(record.creator_id) ?? false);
+    if (!reaches(allow, isSelf, isRole) || reaches(deny, isSelf, isRole)) refused.push(record.id);
+  }
+  return refused;
+}
+
+/** Refuses, naming them, unless the role may do `action` on every one of `records`. */
+async function assertMayOnRecords(
+  actor: Actor,
+  scope: Scope,
+  action: ItemAction,
+  records: readonly RecordRef[],
+): Promise<void> {
+  const refused = await refusedOf(actor, scope, action, records);
+  if (refused.length > 0) throw refuse(action, `record(s) ${refused.join(', ')}`);
+}
+
+/** Of presented records, those the role may read (a record's references, say). */
+export async function readableOnly(
+  actor: Actor,
+  scope: Scope,
+  records: readonly Resource[],
+): Promise<Resource[]> {
+  if (grantsEverything(actor, scope.environment.id, 'read')) return [...records];
+  const idOf = (record: Resource, relationship: string) => {
+    const data = record.relationships?.[relationship]?.data;
+    return data && !Array.isArray(data) ? data.id : null;
+  };
+  const refused = new Set(
+    await refusedOf(
+      actor,
+      scope,
+      'read',
+      records.map((record) => ({
+        id: record.id,
+        item_type_id: idOf(record, 'item_type') ?? '',
+        creator_id: idOf(record, 'creator'),
+      })),
+    ),
+  );
+  return records.filter((record) => !refused.has(record.id));
+}
+
+/**
+ * Refuses unless the role may do `action` on each record named (bulk operations check
+ * every one before changing any). Ids of no record are left to the service to report.
+ */
+export async function assertMayOnItems(
+  actor: Actor,
+  scope: Scope,
+  action: ItemAction,
+  ids: readonly string[],
+): Promise<void> {
+  assertMayAtAll(actor, scope, action);
+  if (grantsEverything(actor, scope.environment.id, action)) return;
+  const records =
+    ids.length === 0
+      ? []
+      : await scope.db
+          .selectFrom('items')
+          .select(['id', 'item_type_id', 'creator_id'])
+          .where('id', 'in', [...new Set(ids)])
+          .execute();
+  await assertMayOnRecords(actor, scope, action, records);
+}
+
+/** As assertMayOnItems, for the record a version belongs to. */
+export async function assertMayOnVersion(
+  actor: Actor,
+  scope: Scope,
+  action: ItemAction,
+  versionId: string,
+): Promise<void> {
+  assertMayAtAll(actor, scope, action);
+  if (grantsEverything(actor, scope.environment.id, action)) return;
+  const record = await scope.db
+    .selectFrom('item_versions')
+    .innerJoin('items', 'items.id', 'item_versions.item_id')
+    .select(['items.id', 'items.item_type_id', 'items.creator_id'])
+    .where('item_versions.id', '=', versionId)
+    .executeTakeFirst();
+  await assertMayOnRecords(actor, scope, action, record ? [record] : []);
+}
+
+export type ItemsWhere = (
+  eb: ExpressionBuilder<EnvironmentDatabase, 'items'>,
+) => Expression<SqlBool>;
+
+/**
+ * The records a list may show: those the role may read. Null when it reads every record
+ * of the environment (the common case: no query cost); else a condition per model.
+ */
+export async function readableRecords(actor: Actor, scope: Scope): Promise<ItemsWhere | null> {
+  const environmentId = scope.environment.id;
+  if (grantsEverything(actor, environmentId, 'read')) return null;
+
+  const models = await scope.db.selectFrom('item_types').select(['id', 'workflow_id']).execute();
+  const grants = models.map((model) => ({
+    model,
+    grant: grantOf(actor, environmentId, 'read', model),
+  }));
+  const needsRole = grants.some(({ grant }) => grant.allow.has('role') || grant.deny.has('role'));
+  const roleTokens = needsRole ? await roleTokenIds(scope, actor) : [];
+  return (eb) => {
+    const creatorIn = (set: ReadonlySet<CreatorReach>): Expression<SqlBool> => {
+      if (set.has('anyone')) return sql<SqlBool>`true`;
+      const conditions: Expression<SqlBool>[] = [];
+      // Never null: a record without a creator is no one's (NOT NULL would keep it out).
+      const creator = eb('creator_id', 'is not', null);
+      if (set.has('self')) conditions.push(eb.and([creator, eb('creator_id', '=', actor.tokenId)]));
+      if (set.has('role') && roleTokens.length > 0)
+        conditions.push(eb.and([creator, eb('creator_id', 'in', roleTokens)]));
+      return conditions.length > 0 ? eb.or(conditions) : sql<SqlBool>`false`;
+    };
+    const perModel = grants
+      .filter(({ grant }) => grant.allow.size > 0 && !grant.deny.has('anyone'))
+      .map(({ model, grant }) =>
+        eb.and([
+          eb('item_type_id', '=', model.id),
+          creatorIn(grant.allow),
+          eb.not(creatorIn(grant.deny)),
+        ]),
+      );
+    return perModel.length > 0 ? eb.or(perModel) : sql<SqlBool>`false`;
+  };
+}
