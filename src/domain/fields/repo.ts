@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
+import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from './model-state.ts';
@@ -14,33 +15,25 @@ export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;
  */
 export async function findField(db: EnvQueryable, idOrKey: string): Promise<FieldRow | null> {
   const separator = idOrKey.indexOf('::');
-  if (separator === -1) {
-    return (
-      (await db.selectFrom('fields').selectAll().where('id', '=', idOrKey).executeTakeFirst()) ??
-      null
-    );
-  }
-  const row = await db
-    .selectFrom('fields')
-    .innerJoin('item_types', 'item_types.id', 'fields.item_type_id')
-    .selectAll('fields')
-    .where('item_types.api_key', '=', idOrKey.slice(0, separator))
-    .where('fields.api_key', '=', idOrKey.slice(separator + 2))
-    .executeTakeFirst();
-  return row ?? null;
+  const query = db
+    .selectFrom('fields as f')
+    .select(sql<RowJson<FieldRow>>`row_to_json(f.*)`.as('field'));
+  const [row] = await executePrepared(
+    db,
+    separator === -1
+      ? query.where('f.id', '=', idOrKey)
+      : query
+          .innerJoin('item_types as it', 'it.id', 'f.item_type_id')
+          .where('it.api_key', '=', idOrKey.slice(0, separator))
+          .where('f.api_key', '=', idOrKey.slice(separator + 2)),
+  );
+  return row ? fromRowJson(row.field) : null;
 }
 
 export async function findFieldOrFail(db: EnvQueryable, idOrKey: string): Promise<FieldRow> {
   const row = await findField(db, idOrKey);
   if (!row) throw new NotFound('Field', idOrKey);
   return row;
-}
-
-/** A row as row_to_json gives it: timestamps as strings, bigints as numbers. */
-type RowJson<Row> = Omit<Row, 'seq' | 'created_at'> & { seq: number; created_at: string };
-
-function fromRowJson<Row>(row: RowJson<Row>): Row {
-  return { ...row, seq: String(row.seq), created_at: new Date(row.created_at) } as Row;
 }
 
 /**

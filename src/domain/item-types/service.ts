@@ -64,7 +64,10 @@ export async function listItemTypes(scope: Scope): Promise<Resource[]> {
 }
 
 export async function findItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
-  return present(scope.db, await findOrFail(scope.db, idOrApiKey));
+  const found = await repo.findItemTypeWithChildren(scope.db, idOrApiKey);
+  if (!found) throw new NotFound('Item type', idOrApiKey);
+  const children = repo.arrangeChildren(found.children, [found.row.id]).get(found.row.id);
+  return presentItemType(found.row, children ?? { fieldIds: [], fieldsetIds: [] });
 }
 
 /** Models having a field whose validators reference this one. */
