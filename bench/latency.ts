@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { buildClient } from '@datocms/cma-client-node';
 import Fastify from 'fastify';
 import { Client } from 'undici';
-import { benchDatabase, percentile, printTable, serverEnv } from './support.ts';
+import { benchDatabase, cpuMs, percentile, printTable, serverEnv } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -191,9 +191,13 @@ async function main(): Promise<void> {
     const rows: Record<string, string | number>[] = [];
     for (const path of paths) {
       const samples = { bare: [] as number[], fieldhouse: [] as number[] };
+      const cpu = { bare: 0, fieldhouse: 0 };
       const queries: number[] = [];
       let i = 0;
       const run = async (http: Client, into: number[] | null, n: number) => {
+        const server = http === bareHttp ? 'bare' : 'fieldhouse';
+        const pid = (server === 'bare' ? bare?.child.pid : fieldhouse.child.pid) ?? 0;
+        const cpuBefore = cpuMs(pid);
         for (let k = 0; k < n; k++) {
           const t0 = performance.now();
           const { queries: count } = await call(http, path, ++i);
@@ -201,6 +205,7 @@ async function main(): Promise<void> {
           if (into) into.push(ms);
           if (into === samples.fieldhouse) queries.push(count);
         }
+        if (into) cpu[server] += cpuMs(pid) - cpuBefore;
       };
       // Warm-up: JIT, prepared statements, caches.
       await run(bareHttp, null, block);
@@ -221,6 +226,11 @@ async function main(): Promise<void> {
         'fieldhouse p99': percentile(fhSorted, 99),
         'ratio p50': percentile(fhSorted, 50) / percentile(bareSorted, 50),
         'ratio p99': percentile(fhSorted, 99) / percentile(bareSorted, 99),
+        // CPU time the server process spent per request: far less sensitive than latency
+        // to other work on the machine (PostgreSQL's own CPU is not in it).
+        'bare CPU/req': cpu.bare / requests,
+        'fieldhouse CPU/req': cpu.fieldhouse / requests,
+        'ratio CPU': cpu.fieldhouse / cpu.bare,
         queries: percentile(queries, 50),
         target: path.method === 'GET' ? '≤ 1.5' : '≤ 2.5',
       });
@@ -228,7 +238,7 @@ async function main(): Promise<void> {
     await fieldhouseHttp.close();
     await bareHttp.close();
     process.stdout.write(
-      `engine=${database.engine} requests/path/server=${requests} block=${block} (ms; queries = statements per request, median)\n`,
+      `engine=${database.engine} requests/path/server=${requests} block=${block} (ms; CPU/req = server process CPU ms per request; queries = statements per request, median)\n`,
     );
     printTable(rows);
   } finally {

@@ -172,10 +172,11 @@ export async function updateItemType(
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
-      const before = await findOrFail(trx, idOrApiKey);
       // Updating a model leaves its fields and fieldsets as they are: one read serves
       // the rules and both the previous and the new presentation.
-      const childRows = await repo.loadChildRows(trx, [before.id]);
+      const found = await repo.findItemTypeWithChildren(trx, idOrApiKey);
+      if (!found) throw new NotFound('Item type', idOrApiKey);
+      const { row: before, children: childRows } = found;
       const draft = await checkAndBuild(
         trx,
         before,
