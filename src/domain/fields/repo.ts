@@ -4,7 +4,7 @@ import { executePrepared } from '../../db/prepared.ts';
 import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
-import type { FieldSummary, ModelState } from './model-state.ts';
+import { FIELD_SUMMARIES_JSON, FIELDSET_SUMMARIES_JSON, type ModelState } from './model-state.ts';
 
 /** A field row as the service builds it, before the database adds seq and created_at. */
 export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;
@@ -56,22 +56,13 @@ export async function findFieldWithModel(
       (eb) =>
         eb
           .selectFrom('fields as s')
-          .select(
-            sql<FieldSummary[]>`coalesce(json_agg(json_build_object(
-              'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
-              'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
-              'label', s.label) ORDER BY s.position, s.seq), '[]')`.as('summaries'),
-          )
+          .select(FIELD_SUMMARIES_JSON.as('summaries'))
           .whereRef('s.item_type_id', '=', 'f.item_type_id')
           .as('field_summaries'),
       (eb) =>
         eb
           .selectFrom('fieldsets as g')
-          .select(
-            sql<ModelState['fieldsets']>`coalesce(json_agg(json_build_object(
-              'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
-              ORDER BY g.position, g.seq), '[]')`.as('summaries'),
-          )
+          .select(FIELDSET_SUMMARIES_JSON.as('summaries'))
           .whereRef('g.item_type_id', '=', 'f.item_type_id')
           .as('fieldset_summaries'),
     ]);

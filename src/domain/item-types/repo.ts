@@ -1,7 +1,4 @@
-import { sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
-import { executePrepared } from '../../db/prepared.ts';
-import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow, NewItemType } from '../../db/schema.ts';
 import type { ItemTypeChildren } from '../../presenters/item-type.ts';
 
@@ -16,53 +13,6 @@ export async function findItemType(
     .where((eb) => eb.or([eb('id', '=', idOrApiKey), eb('api_key', '=', idOrApiKey)]))
     .execute();
   return rows.find((row) => row.id === idOrApiKey) ?? rows[0] ?? null;
-}
-
-/**
- * A model by id or api_key with its children's rows, in one round trip on a prepared
- * statement: the hot path of a model read.
- */
-export async function findItemTypeWithChildren(
-  db: EnvQueryable,
-  idOrApiKey: string,
-): Promise<{ row: ItemTypeRow; children: ChildRows } | null> {
-  const query = db
-    .selectFrom('item_types as it')
-    .select([
-      'it.id',
-      sql<RowJson<ItemTypeRow>>`row_to_json(it.*)`.as('item_type'),
-      (eb) =>
-        eb
-          .selectFrom('fields as f')
-          .select(
-            sql<ChildRows['fields']>`coalesce(json_agg(json_build_object(
-              'id', f.id, 'item_type_id', f.item_type_id, 'fieldset_id', f.fieldset_id,
-              'position', f.position, 'field_type', f.field_type) ORDER BY f.position, f.seq), '[]')`.as(
-              'rows',
-            ),
-          )
-          .whereRef('f.item_type_id', '=', 'it.id')
-          .as('fields'),
-      (eb) =>
-        eb
-          .selectFrom('fieldsets as g')
-          .select(
-            sql<ChildRows['fieldsets']>`coalesce(json_agg(json_build_object(
-              'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
-              ORDER BY g.position, g.seq), '[]')`.as('rows'),
-          )
-          .whereRef('g.item_type_id', '=', 'it.id')
-          .as('fieldsets'),
-    ])
-    .where((eb) => eb.or([eb('it.id', '=', idOrApiKey), eb('it.api_key', '=', idOrApiKey)]));
-  const rows = await executePrepared(db, query);
-  const found = rows.find((row) => row.id === idOrApiKey) ?? rows[0];
-  if (!found) return null;
-  return {
-    row: fromRowJson(found.item_type),
-    // An aggregate subquery always yields its one row; coalesce makes it '[]'.
-    children: { fields: found.fields ?? [], fieldsets: found.fieldsets ?? [] },
-  };
 }
 
 export async function listItemTypes(db: EnvQueryable): Promise<ItemTypeRow[]> {

@@ -9,6 +9,7 @@ import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
+import { findModelState, listModelStates, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
@@ -60,14 +61,11 @@ export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<
 }
 
 export async function listItemTypes(scope: Scope): Promise<Resource[]> {
-  return presentMany(scope.db, await repo.listItemTypes(scope.db));
+  return (await listModelStates(scope.db)).map(presentModel);
 }
 
 export async function findItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
-  const found = await repo.findItemTypeWithChildren(scope.db, idOrApiKey);
-  if (!found) throw new NotFound('Item type', idOrApiKey);
-  const children = repo.arrangeChildren(found.children, [found.row.id]).get(found.row.id);
-  return presentItemType(found.row, children ?? { fieldIds: [], fieldsetIds: [] });
+  return presentModel(await findModelState(scope.db, idOrApiKey));
 }
 
 /** Models having a field whose validators reference this one. */
@@ -155,7 +153,8 @@ export async function createItemType(
         itemTypeId: row.id,
         kind: row.modular_block ? 'modular_block' : 'item_type',
       });
-      const itemType = await present(trx, row);
+      // A model being created has no fields or fieldsets yet.
+      const itemType = presentItemType(row, { fieldIds: [], fieldsetIds: [] });
       await emitEvent(tx, { entityType: 'item_type', eventType: 'create', entity: itemType });
       return { itemType, menuItem };
     });
@@ -174,17 +173,16 @@ export async function updateItemType(
       const trx = tx.db;
       // Updating a model leaves its fields and fieldsets as they are: one read serves
       // the rules and both the previous and the new presentation.
-      const found = await repo.findItemTypeWithChildren(trx, idOrApiKey);
-      if (!found) throw new NotFound('Item type', idOrApiKey);
-      const { row: before, children: childRows } = found;
+      const state = await findModelState(trx, idOrApiKey);
+      const before = state.itemType;
       const draft = await checkAndBuild(
         trx,
         before,
         applyItemTypeInput(before, input),
         input,
-        childRows.fields,
+        state.fields,
       );
-      const children = repo.arrangeChildren(childRows, [before.id]).get(before.id) ?? {
+      const children = repo.arrangeChildren(state, [before.id]).get(before.id) ?? {
         fieldIds: [],
         fieldsetIds: [],
       };
