@@ -113,7 +113,10 @@ async function checkAndBuild(
           .where('id', '=', next.workflow_id)
           .executeTakeFirst()
       : Promise.resolve(next.workflow_id === null ? undefined : { id: next.workflow_id }),
-    repo.clashingItemType(trx, next.name, next.api_key, before ? before.id : null),
+    // Unique indexes keep an unchanged name and api_key free of clashes.
+    before && next.name === before.name && next.api_key === before.api_key
+      ? { nameTaken: false, apiKeyTaken: false }
+      : repo.clashingItemType(trx, next.name, next.api_key, before ? before.id : null),
   ]);
   return validateItemType(before, next, input, {
     isCreate: before === null,
