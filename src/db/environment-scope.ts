@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from './client.ts';
+import { throughWriteGate } from './environment-write-gate.ts';
 import { executePrepared } from './prepared.ts';
 import type { EnvironmentDatabase, EnvironmentRow } from './schema.ts';
 import type { Trx } from './transaction.ts';
@@ -114,57 +115,80 @@ export async function lockEnvironment(trx: Trx, environmentNumber: number): Prom
 }
 
 /**
+ * Takes the environment's lock for the connection's session, past the end of the
+ * transaction: a PostgreSQL fork takes it in the transaction that registers the new
+ * environment and holds it until the copy is ready, so a process starting at any moment
+ * in between (recovery.ts) finds the fork's lock taken. Released by `releaseEnvironmentLock`
+ * on the same connection, or when the connection ends (the process died).
+ */
+export async function holdEnvironmentLock(trx: Trx, environmentNumber: number): Promise<void> {
+  await sql`SELECT pg_advisory_lock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
+    trx,
+  );
+}
+
+export async function releaseEnvironmentLock(db: Db, environmentNumber: number): Promise<void> {
+  await sql`SELECT pg_advisory_unlock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
+    db,
+  );
+}
+
+/**
  * Runs a change to one environment in one transaction holding that environment's
  * schema lock: schema writes are rare and short, and serialising them per environment
  * makes positions, menu appends and uniqueness checks race-free on every engine, while
  * other environments go on. Under the lock, the environment must still exist and be
  * writable: a destroy, a fork in `fast` mode or maintenance mode may have begun since
  * the request resolved it. The environment row stays locked until commit, so a destroy,
- * rename or promote waits for the change to finish.
+ * rename or promote waits for the change to finish. It passes through the environment's
+ * write gate first (environment-write-gate.ts): an embedded fork of this environment
+ * holds it closed while it copies.
  */
 export async function inEnvironmentTransaction<T>(
   scope: Scope,
   fn: (tx: ScopedTransaction) => Promise<T>,
 ): Promise<T> {
-  return scope.project.transaction().execute(async (trx) => {
-    await lockEnvironment(trx, scope.environment.number);
-    const touch = trx
-      .updateTable('environments')
-      .set({ last_data_change_at: sql<Date>`now()` })
-      .where('number', '=', sql.lit(scope.environment.number))
-      .returning((eb) => [
-        'id',
-        'number',
-        'schema_name',
-        'is_primary',
-        'status',
-        'read_only_mode',
-        eb.selectFrom('site').select('maintenance_mode').as('maintenance_mode'),
-      ]);
-    const [current] = await executePrepared(trx, touch);
-    if (!current || current.status === 'destroying') {
-      throw new DomainError(
-        'INVALID_ENVIRONMENT',
-        `Environment "${scope.environment.id}" does not exist`,
-      );
-    }
-    if (current.status !== 'ready') {
-      throw new DomainError('ENVIRONMENT_NOT_READY', `Environment "${current.id}" is not ready`);
-    }
-    if (current.read_only_mode) {
-      throw new DomainError(
-        'ENVIRONMENT_IN_READ_ONLY_MODE',
-        `Environment "${current.id}" is read-only while it is being forked`,
-      );
-    }
-    if (current.is_primary && current.maintenance_mode) {
-      throw new DomainError(
-        'MAINTENANCE_MODE',
-        'Maintenance mode is active: the primary environment is read-only',
-      );
-    }
-    return fn(scopedTransaction(trx, environmentRef(current)));
-  });
+  return throughWriteGate(scope.project, scope.environment.number, () =>
+    scope.project.transaction().execute(async (trx) => {
+      await lockEnvironment(trx, scope.environment.number);
+      const touch = trx
+        .updateTable('environments')
+        .set({ last_data_change_at: sql<Date>`now()` })
+        .where('number', '=', sql.lit(scope.environment.number))
+        .returning((eb) => [
+          'id',
+          'number',
+          'schema_name',
+          'is_primary',
+          'status',
+          'read_only_mode',
+          eb.selectFrom('site').select('maintenance_mode').as('maintenance_mode'),
+        ]);
+      const [current] = await executePrepared(trx, touch);
+      if (!current || current.status === 'destroying') {
+        throw new DomainError(
+          'INVALID_ENVIRONMENT',
+          `Environment "${scope.environment.id}" does not exist`,
+        );
+      }
+      if (current.status !== 'ready') {
+        throw new DomainError('ENVIRONMENT_NOT_READY', `Environment "${current.id}" is not ready`);
+      }
+      if (current.read_only_mode) {
+        throw new DomainError(
+          'ENVIRONMENT_IN_READ_ONLY_MODE',
+          `Environment "${current.id}" is read-only while it is being forked`,
+        );
+      }
+      if (current.is_primary && current.maintenance_mode) {
+        throw new DomainError(
+          'MAINTENANCE_MODE',
+          'Maintenance mode is active: the primary environment is read-only',
+        );
+      }
+      return fn(scopedTransaction(trx, environmentRef(current)));
+    }),
+  );
 }
 
 /** The scope of the environment with this id, or of the primary: for tools and tests. */

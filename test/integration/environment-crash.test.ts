@@ -4,9 +4,10 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/client.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { bootstrapProject } from '../../src/domain/bootstrap.ts';
+import { removeInterruptedForks } from '../../src/domain/environments/recovery.ts';
 import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
 import { runFieldhouse } from '../support/process.ts';
-import { seedSchema } from '../support/seed-schema.ts';
+import { seedRecords, seedSchema } from '../support/seed-schema.ts';
 
 const TOKEN = 'fieldhouse-env-crash-admin-token';
 
@@ -81,6 +82,64 @@ test('a fork killed with SIGKILL leaves no half environment: removed at restart,
       assert.equal(rows[0]?.count, environments.length, 'one schema per environment, no orphan');
     } finally {
       await check.close();
+    }
+  } finally {
+    await database.drop();
+  }
+});
+
+test('a process starting while a fork copies leaves the fork alone', async () => {
+  const database = await createTestDatabase();
+  try {
+    const seeding = await openDatabase(connection(database));
+    await migrateToLatest(seeding.db);
+    await bootstrapProject(seeding.db, { adminToken: TOKEN });
+    await seedSchema(seeding.db, 300, 30);
+    await seedRecords(seeding.db, 3_000, 5, 30);
+    await seeding.close();
+
+    const first = serve(database);
+    try {
+      const url = await first.listening;
+      const started = await call(url, 'POST', '/environments/main/fork?immediate_return=true', {
+        data: { type: 'environment', id: 'copying' },
+      });
+      assert.equal(started.status, 200);
+      const status = async () =>
+        (
+          (await call(url, 'GET', '/environments/copying')).body.data as {
+            meta: { status: string };
+          }
+        ).meta.status;
+      if (database.engine === 'postgres') {
+        // Another process's start-up recovery, run over and over until the copy is done:
+        // the fork holds its lock from the transaction that registered it, so it is never
+        // taken for an interrupted one.
+        const other = await openDatabase(connection(database));
+        try {
+          const logged: string[] = [];
+          let runsWhileCopying = 0;
+          while ((await status()) === 'creating') {
+            assert.deepEqual(await removeInterruptedForks(other.db, (m) => logged.push(m)), []);
+            runsWhileCopying += 1;
+          }
+          assert.ok(runsWhileCopying > 0, 'recovery ran while the fork was copying');
+          assert.deepEqual(logged, []);
+        } finally {
+          await other.close();
+        }
+      } else {
+        // Embedded: a second process cannot open the data directory at all.
+        const second = serve(database);
+        assert.notEqual(await second.exited, 0);
+        await second.waitFor(/in use by process/);
+        while ((await status()) === 'creating') {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+      assert.equal(await status(), 'ready');
+    } finally {
+      await first.stop();
     }
   } finally {
     await database.drop();

@@ -27,3 +27,33 @@ export async function seedSchema(db: Db, models: number, fields: number): Promis
     FROM generate_series(1, ${models}) AS m, generate_series(1, ${fields}) AS i
   `.execute(db);
 }
+
+/**
+ * Adds `records` records, spread over the first `models` seeded models, each with one
+ * version and a value for each of its `fields` fields (ids `r<n>`, versions `v<n>`).
+ * Call after seedSchema with at least as many models and fields.
+ */
+export async function seedRecords(
+  db: Db,
+  records: number,
+  models: number,
+  fields: number,
+): Promise<void> {
+  const schema = (await loadScope(db)).environment.schemaName;
+  const values = sql`(
+    SELECT jsonb_object_agg('f' || (1 + g % ${models}) || '_' || i, 'Value ' || g || ' of ' || i)
+    FROM generate_series(1, ${fields}) AS i
+  )`;
+  await sql`
+    INSERT INTO ${qualifiedTable(schema, 'items')} (id, item_type_id, item_values, status,
+      current_version_id)
+    SELECT 'r' || g, 'm' || (1 + g % ${models}), ${values}, 'draft', 'v' || g
+    FROM generate_series(1, ${records}) AS g
+  `.execute(db);
+  await sql`
+    INSERT INTO ${qualifiedTable(schema, 'item_versions')} (id, item_id, item_type_id,
+      item_values)
+    SELECT 'v' || g, 'r' || g, 'm' || (1 + g % ${models}), ${values}
+    FROM generate_series(1, ${records}) AS g
+  `.execute(db);
+}

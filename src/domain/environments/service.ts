@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { copyEnvironment, dropEnvironmentSchema } from '../../db/environment-copy.ts';
-import { environmentRef, lockEnvironment, schemaNameOf } from '../../db/environment-scope.ts';
+import { dropEnvironmentSchema, EnvironmentCopy } from '../../db/environment-copy.ts';
+import {
+  environmentRef,
+  holdEnvironmentLock,
+  lockEnvironment,
+  releaseEnvironmentLock,
+  schemaNameOf,
+} from '../../db/environment-scope.ts';
+import { closeWriteGate } from '../../db/environment-write-gate.ts';
 import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -63,7 +70,17 @@ async function checkIdFree(trx: Trx, id: string): Promise<void> {
   if (await findRow(trx, id)) throw uniquenessFailure('Environment', 'name');
 }
 
-export type ForkOptions = { fast: boolean };
+export type ForkOptions = {
+  fast: boolean;
+  /** PostgreSQL copies in one transaction; the embedded engine in short steps. */
+  engine: 'embedded' | 'postgres';
+};
+
+// Rows per copy step. Embedded, each step is a transaction every other request waits
+// for on the one connection, so steps stay short: ~0.1 s on a loaded 2-core machine
+// (docs/environments.md has the figures; 500 rows made the fork slower, 2,000 reads);
+// on PostgreSQL the steps share one transaction and only pace the progress figure.
+const CHUNK_ROWS = { embedded: 1_000, postgres: 10_000 } as const;
 
 export type StartedFork = {
   /** The new environment, `creating`. */
@@ -72,11 +89,12 @@ export type StartedFork = {
   completion: Promise<EnvironmentResource>;
 };
 
+type Registered = { created: EnvironmentRow; source: EnvironmentRow };
+
 /**
- * Registers the new environment (`creating`) at once, then copies the source in one
- * REPEATABLE READ transaction that holds the new environment's lock: every table is
- * read from one snapshot while writes to the source go on. A `fast` fork makes the
- * source read-only until the copy ends. A failed copy leaves nothing behind.
+ * Registers the new environment (`creating`) at once, then copies the source, one
+ * consistent snapshot of it, and marks the copy ready. A `fast` fork makes the source
+ * read-only until the copy ends. A failed copy leaves nothing behind.
  */
 export async function startFork(
   db: Db,
@@ -85,13 +103,161 @@ export async function startFork(
   options: ForkOptions,
 ): Promise<StartedFork> {
   checkNewEnvironmentId(newId);
-  let created: EnvironmentRow;
-  let source: EnvironmentRow;
+  return options.engine === 'postgres'
+    ? forkInOneTransaction(db, sourceId, newId, options)
+    : forkInSteps(db, sourceId, newId, options);
+}
+
+/**
+ * PostgreSQL: one REPEATABLE READ transaction reads every table from one snapshot while
+ * writes to the source go on, and other requests use other connections. The whole fork
+ * runs on one connection that holds the new environment's lock for its session from the
+ * registering transaction on, so no process starting meanwhile takes the fork for an
+ * interrupted one. The progress figure is written from another connection: the copy's
+ * own writes are invisible until it commits.
+ */
+async function forkInOneTransaction(
+  db: Db,
+  sourceId: string,
+  newId: string,
+  options: ForkOptions,
+): Promise<StartedFork> {
+  let settle: { resolve(value: Registered): void; reject(error: unknown): void } | undefined;
+  const registered = new Promise<Registered>((resolve, reject) => {
+    settle = { resolve, reject };
+  });
+  const completion = db.connection().execute(async (conn) => {
+    let registration: Registered;
+    try {
+      registration = await register(conn, sourceId, newId, options, true);
+    } catch (error) {
+      settle?.reject(error);
+      throw error;
+    }
+    settle?.resolve(registration);
+    const { created, source } = registration;
+    try {
+      await conn
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .execute(async (trx) => {
+          const copy = new EnvironmentCopy(
+            source.schema_name,
+            created.schema_name,
+            CHUNK_ROWS.postgres,
+          );
+          while (!copy.done) {
+            await copy.step(trx);
+            reportProgress(db, created.number, copy.percentage);
+          }
+        });
+      return await conn.transaction().execute((trx) => markReady(trx, created));
+    } catch (error) {
+      await removeEnvironment(conn, created);
+      throw error;
+    } finally {
+      if (options.fast) await endReadOnly(conn, source);
+      await releaseEnvironmentLock(conn, created.number);
+    }
+  });
   try {
-    ({ created, source } = await db.transaction().execute(async (trx) => {
+    const { created } = await registered;
+    return { environment: presentEnvironment(created), completion };
+  } catch (error) {
+    completion.catch(() => {}); // the same error, thrown here
+    throw error;
+  }
+}
+
+/** Advisory and monotonic: a late figure never lowers one, nor touches a ready copy. */
+function reportProgress(db: Db, environmentNumber: number, percentage: number): void {
+  db.updateTable('environments')
+    .set({ fork_completion_percentage: percentage })
+    .where('number', '=', environmentNumber)
+    .where('status', '=', 'creating')
+    .where('fork_completion_percentage', '<', percentage)
+    .execute()
+    .catch(() => {}); // a lost figure is corrected by the next one
+}
+
+/**
+ * Embedded: PGlite is one connection, so one long copy transaction would make every
+ * request in every environment wait for the whole fork. The copy runs in short steps
+ * instead, each its own transaction that also records the progress figure, and other
+ * requests run between steps. The source's write gate stays closed meanwhile (a `fast`
+ * fork refuses writes instead), so nothing changes the source between two steps and
+ * the copy is still one snapshot; reads of the source go on. A crash between steps
+ * leaves a `creating` environment, removed at the next start (recovery.ts).
+ */
+async function forkInSteps(
+  db: Db,
+  sourceId: string,
+  newId: string,
+  options: ForkOptions,
+): Promise<StartedFork> {
+  const { created, source } = await register(db, sourceId, newId, options, false);
+  const completion = (async () => {
+    const reopen = options.fast ? () => {} : await closeWriteGate(db, source.number);
+    try {
+      const copy = new EnvironmentCopy(
+        source.schema_name,
+        created.schema_name,
+        CHUNK_ROWS.embedded,
+      );
+      while (!copy.done) {
+        await db.transaction().execute(async (trx) => {
+          await copy.step(trx);
+          await trx
+            .updateTable('environments')
+            .set({ fork_completion_percentage: copy.percentage })
+            .where('number', '=', created.number)
+            .execute();
+        });
+        await yieldToEventLoop();
+      }
+      return await db.transaction().execute((trx) => markReady(trx, created));
+    } catch (error) {
+      await removeEnvironment(db, created);
+      throw error;
+    } finally {
+      reopen();
+      if (options.fast) await endReadOnly(db, source);
+    }
+  })();
+  return { environment: presentEnvironment(created), completion };
+}
+
+/**
+ * PGlite answers synchronously inside promise callbacks, so a loop of queries never
+ * returns to the event loop: sockets are not read and timers do not fire until the loop
+ * ends (measured: a read waited for the whole fork). Between two steps the event loop
+ * turns a few times, so requests that arrived meanwhile are read, reach the pool first
+ * (it serves waiters in order) and mostly finish before the next step: one turn left
+ * reads waiting ~2 steps, three ~1 step or none (docs/environments.md).
+ */
+async function yieldToEventLoop(): Promise<void> {
+  for (let turn = 0; turn < 3; turn += 1) {
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Commits the new environment's row, `creating`, and the source's read-only mode for a
+ * `fast` fork. `holdLock`: the new environment's lock is taken for
+ * the session before the row is visible to anyone.
+ */
+async function register(
+  db: Db,
+  sourceId: string,
+  newId: string,
+  options: ForkOptions,
+  holdLock: boolean,
+): Promise<Registered> {
+  try {
+    return await db.transaction().execute(async (trx) => {
       await lockEnvironments(trx);
-      const sourceRow = await findRowOrFail(trx, sourceId);
-      if (sourceRow.status !== 'ready') {
+      const source = await findRowOrFail(trx, sourceId);
+      if (source.status !== 'ready') {
         throw new DomainError('ENVIRONMENT_NOT_READY', `Environment "${sourceId}" is not ready`);
       }
       await checkIdFree(trx, newId);
@@ -100,7 +266,7 @@ export async function startFork(
       `.execute(trx);
       const number = rows[0]?.number;
       if (number === undefined) throw new Error('environment_number_seq returned nothing');
-      const row = await trx
+      const created = await trx
         .insertInto('environments')
         .values({
           id: newId,
@@ -108,7 +274,7 @@ export async function startFork(
           schema_name: schemaNameOf(number),
           is_primary: false,
           status: 'creating',
-          forked_from: sourceRow.id,
+          forked_from: source.id,
           fork_completion_percentage: 0,
         })
         .returningAll()
@@ -117,55 +283,36 @@ export async function startFork(
         await trx
           .updateTable('environments')
           .set({ read_only_mode: true })
-          .where('number', '=', sourceRow.number)
+          .where('number', '=', source.number)
           .execute();
       }
-      return { created: row, source: sourceRow };
-    }));
+      // Last: a session lock outlives a rollback, and only the commit follows it.
+      if (holdLock) await holdEnvironmentLock(trx, number);
+      return { created, source };
+    });
   } catch (error) {
     rethrowUniqueness(error);
   }
-  const completion = copyInto(db, source, created, options);
-  return { environment: presentEnvironment(created), completion };
 }
 
-async function copyInto(
-  db: Db,
-  source: EnvironmentRow,
-  target: EnvironmentRow,
-  options: ForkOptions,
-): Promise<EnvironmentResource> {
-  try {
-    return await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        await lockEnvironment(trx, target.number);
-        await copyEnvironment(trx, source.schema_name, target.schema_name);
-        const ready = await trx
-          .updateTable('environments')
-          .set({
-            status: 'ready',
-            fork_completion_percentage: 100,
-            last_data_change_at: sql<Date>`now()`,
-          })
-          .where('number', '=', target.number)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        const environment = presentEnvironment(ready);
-        await recordEvent(trx, environmentRef(ready), {
-          entityType: 'environment',
-          eventType: 'create',
-          entity: environment,
-        });
-        return environment;
-      });
-  } catch (error) {
-    await removeEnvironment(db, target);
-    throw error;
-  } finally {
-    if (options.fast) await endReadOnly(db, source);
-  }
+async function markReady(trx: Trx, target: EnvironmentRow): Promise<EnvironmentResource> {
+  const ready = await trx
+    .updateTable('environments')
+    .set({
+      status: 'ready',
+      fork_completion_percentage: 100,
+      last_data_change_at: sql<Date>`now()`,
+    })
+    .where('number', '=', target.number)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const environment = presentEnvironment(ready);
+  await recordEvent(trx, environmentRef(ready), {
+    entityType: 'environment',
+    eventType: 'create',
+    entity: environment,
+  });
+  return environment;
 }
 
 async function endReadOnly(db: Db, source: EnvironmentRow): Promise<void> {

@@ -35,6 +35,7 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     async (request, reply) => {
       const fork = await environments.startFork(db, request.params.id, request.body.data.id, {
         fast: request.query.fast === 'true',
+        engine: deps.config.databaseUrl ? 'postgres' : 'embedded',
       });
       if (request.query.immediate_return === 'true') {
         fork.completion.catch((error: unknown) => {
