@@ -194,6 +194,10 @@ export type ItemTable = {
     Date | string | null | undefined,
     Date | string | null
   >;
+  /** Whether the current values satisfy the schema as it is now (environment migration 0005). */
+  current_valid: Generated<boolean>;
+  /** The same for the published values (true while there are none). */
+  published_valid: Generated<boolean>;
   seq: Generated<string>;
 };
 export type ItemRow = Selectable<ItemTable>;

@@ -1279,7 +1279,8 @@ describe('field type conversion', () => {
     assert.equal(convert('string', 'slug', 'Hi'), null);
     assert.equal(convert('integer', 'float', 3), 3);
     assert.equal(convert('float', 'integer', 3), 3);
-    assert.equal(convert('float', 'integer', 3.5), null);
+    assert.equal(convert('float', 'integer', 3.5), 4);
+    assert.equal(convert('float', 'integer', 1e300), null);
     assert.equal(convert('date', 'date_time', '2024-05-17'), '2024-05-17T00:00:00+00:00');
     assert.equal(convert('date_time', 'date', '2024-05-17T23:30:00+02:00'), '2024-05-17');
     assert.equal(convert('string', 'json', 'Hi "you"'), '"Hi \\"you\\""');
@@ -1289,7 +1290,7 @@ describe('field type conversion', () => {
       definition({ field_type: 'float', localized: true, default_value: { en: 1, it: 1.5 } }),
       'integer',
     );
-    assert.deepEqual(localized?.default_value, { en: 1, it: null });
+    assert.deepEqual(localized?.default_value, { en: 1, it: 2 });
     assert.equal(localized?.localized, true);
   });
 });

@@ -2,6 +2,7 @@ import * as schema from './0001_schema.ts';
 import * as siteSettings from './0002_site_settings.ts';
 import * as items from './0003_items.ts';
 import * as pluginsFilters from './0004_plugins_filters.ts';
+import * as itemValidity from './0005_item_validity.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -14,4 +15,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0002_site_settings': siteSettings,
   '0003_items': items,
   '0004_plugins_filters': pluginsFilters,
+  '0005_item_validity': itemValidity,
 };

@@ -7,7 +7,7 @@ import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
-import { convertLocalization, dropFieldValues, fillNewField } from '../items/schema-changes.ts';
+import { dropFieldValues, fillNewField, followFieldUpdate } from '../items/schema-changes.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { GroupKey } from '../positions/order.ts';
@@ -211,8 +211,7 @@ export async function updateField(
         return { field: presentField(before), included: [previous] };
 
       const row = await repo.saveField(trx, before, next);
-      if (row.localized !== before.localized)
-        await convertLocalization(trx, row, (await siteLocales(trx))[0] ?? '');
+      await followFieldUpdate(trx, before, row);
       const itemType = await releaseRelationships(
         trx,
         state.itemType,

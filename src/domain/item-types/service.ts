@@ -11,6 +11,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { findModelState, listModelStates, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
+import { refreshRecords } from '../items/refresh.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
   createLinkedMenuItem,
@@ -191,6 +192,9 @@ export async function updateItemType(
       };
       const previous = presentItemType(before, children);
       const row = await repo.saveItemType(trx, { ...before, ...draft });
+      // Requiring every locale may leave records without a value they now need.
+      if (row.all_locales_required !== before.all_locales_required)
+        await refreshRecords(trx, row.id);
       const itemType = presentItemType(row, children);
       await emitEvent(tx, {
         entityType: 'item_type',

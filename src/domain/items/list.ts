@@ -42,6 +42,7 @@ const META_ORDER: Readonly<Record<string, string>> = {
   _status: 'status',
   _published_at: 'published_at',
   _first_published_at: 'first_published_at',
+  _is_valid: 'current_valid',
   position: 'position',
 };
 

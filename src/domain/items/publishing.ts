@@ -2,13 +2,15 @@ import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { fieldsOfModel } from './model-fields.ts';
-import { emitItemEvent, findRow } from './service.ts';
+import { byApiKey, emitItemEvent, findRow } from './service.ts';
+import { checkItemValues } from './values.ts';
 
 /**
  * Publishes the record's current version (spec 09 §3 Drafts): its values were validated
- * when saved, so publishing copies them. Whole-record publishing only: selective
+ * when saved, so publishing copies them, unless a schema change made them invalid. Whole-record publishing only: selective
  * publishing of some locales is not supported yet.
  */
 export async function publishItem(scope: Scope, id: string): Promise<Resource> {
@@ -19,10 +21,26 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       findItemTypeOrFail(tx.db, before.item_type_id),
       fieldsOfModel(tx.db, before.item_type_id),
     ]);
+    // Values saved valid were validated then; a schema change since may have broken them,
+    // and an invalid record cannot be published: checking it names what is wrong.
+    if (!before.current_valid)
+      await checkItemValues(
+        tx.db,
+        {
+          model,
+          fields,
+          locales: await siteLocales(tx.db),
+          itemId: id,
+          attributes: byApiKey(fields, before.item_values),
+        },
+        [],
+      );
     const now = new Date();
     const row = await tx.db
       .updateTable('items')
       .set({
+        current_valid: true,
+        published_valid: true,
         published_values: JSON.stringify(before.item_values),
         published_version_id: before.current_version_id,
         status: 'published',

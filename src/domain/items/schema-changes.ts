@@ -1,6 +1,10 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
+import { siteLocales } from '../fields/check-context.ts';
+import { convertValue, type FieldType } from '../fields/field-types/index.ts';
+import { isPlainObject } from '../fields/field-types/problems.ts';
+import { hasInvalidRecords, refreshRecords, type StoredValues } from './refresh.ts';
 
 /**
  * Schema changes reaching records (spec 09 §3), each run in the schema change's own
@@ -9,10 +13,21 @@ import type { FieldRow } from '../../db/schema.ts';
  * items table's foreign key.)
  */
 
-/** A new field: existing records (current and published values) get its default value. */
+type FieldChange = Pick<
+  FieldRow,
+  'id' | 'item_type_id' | 'field_type' | 'localized' | 'validators'
+>;
+
+const hasValidators = (field: Pick<FieldRow, 'validators'>) =>
+  Object.keys(field.validators ?? {}).length > 0;
+
+/**
+ * A new field: existing records (current and published values) get its default value;
+ * with validators, records its default breaks become invalid.
+ */
 export async function fillNewField(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id' | 'default_value'>,
+  field: Pick<FieldRow, 'id' | 'item_type_id' | 'default_value' | 'validators'>,
 ): Promise<void> {
   const entry = sql`jsonb_build_object(${field.id}::text, ${JSON.stringify(field.default_value ?? null)}::jsonb)`;
   await trx
@@ -23,9 +38,10 @@ export async function fillNewField(
     })
     .where('item_type_id', '=', field.item_type_id)
     .execute();
+  if (hasValidators(field)) await refreshRecords(trx, field.item_type_id);
 }
 
-/** A destroyed field: its values leave every record of the model. */
+/** A destroyed field: its values leave every record of the model, which may make some valid. */
 export async function dropFieldValues(
   trx: EnvTrx,
   field: Pick<FieldRow, 'id' | 'item_type_id'>,
@@ -38,26 +54,90 @@ export async function dropFieldValues(
     })
     .where('item_type_id', '=', field.item_type_id)
     .execute();
+  if (await hasInvalidRecords(trx, field.item_type_id))
+    await refreshRecords(trx, field.item_type_id);
+}
+
+/** One field's value rewritten: per locale when localized, as a whole otherwise. */
+function eachValue(localized: boolean, value: unknown, convert: (v: unknown) => unknown) {
+  if (!localized) return convert(value);
+  if (!isPlainObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([locale, v]) => [locale, convert(v)]));
 }
 
 /**
- * A field's `localized` switched: a value becomes the main locale's value of the new
- * localized value, or the main locale's value becomes the value. (field_type changes do
- * not convert stored values yet.)
+ * An updated field. A `field_type` change converts every record's value (spec 02 §9;
+ * per locale when localized), then a `localized` switch makes a value the main locale's
+ * value of the new localized value, or keeps the main locale's value. Any change of type,
+ * localization or validators recomputes the records' validity.
  */
-export async function convertLocalization(
+export async function followFieldUpdate(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id' | 'localized'>,
-  mainLocale: string,
+  before: FieldChange,
+  after: FieldChange,
 ): Promise<void> {
-  const path = sql`ARRAY[${field.id}::text]`;
-  const convert = (column: 'item_values' | 'published_values'): RawBuilder<string> =>
-    field.localized
-      ? sql`jsonb_set(${sql.ref(column)}, ${path}, jsonb_build_object(${mainLocale}::text, coalesce(${sql.ref(column)} -> ${field.id}::text, 'null'::jsonb)))`
-      : sql`jsonb_set(${sql.ref(column)}, ${path}, coalesce(${sql.ref(column)} -> ${field.id}::text -> ${mainLocale}::text, 'null'::jsonb))`;
-  await trx
-    .updateTable('items')
-    .set({ item_values: convert('item_values'), published_values: convert('published_values') })
-    .where('item_type_id', '=', field.item_type_id)
+  const typeChanged = after.field_type !== before.field_type;
+  const localizedChanged = after.localized !== before.localized;
+  const validatorsChanged = JSON.stringify(after.validators) !== JSON.stringify(before.validators);
+  if (!typeChanged && !localizedChanged && !validatorsChanged) return;
+  const mainLocale = localizedChanged ? ((await siteLocales(trx))[0] ?? '') : '';
+  const convert = (value: unknown) =>
+    typeChanged
+      ? convertValue(before.field_type as FieldType, after.field_type as FieldType, value)
+      : value;
+  const relocalize = (value: unknown) => {
+    if (!localizedChanged) return value;
+    if (after.localized) return { [mainLocale]: value ?? null };
+    return isPlainObject(value) ? (value[mainLocale] ?? null) : null;
+  };
+  await refreshRecords(trx, after.item_type_id, (values: StoredValues) =>
+    Object.hasOwn(values, after.id)
+      ? {
+          ...values,
+          [after.id]: relocalize(eachValue(before.localized, values[after.id], convert)),
+        }
+      : values,
+  );
+}
+
+/**
+ * The site's locales changed: every localized value keeps the locales still in the site
+ * and drops the others. A record is in the main locale, and in every locale when its
+ * model has `all_locales_required`: those locales get a key (null: a new locale's default
+ * is null) when the value lacks it. Other records stay out of a new locale, as records
+ * saved in some locales only do. Validity is recomputed (a required value missing in a
+ * new locale makes its record invalid).
+ */
+export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string[]): Promise<void> {
+  const fields = await trx
+    .selectFrom('fields')
+    .innerJoin('item_types', 'item_types.id', 'fields.item_type_id')
+    .select(['fields.id', 'fields.item_type_id', 'item_types.all_locales_required'])
+    .where('fields.localized', '=', true)
     .execute();
+  const byModel = new Map<string, { ids: string[]; allLocales: boolean }>();
+  for (const field of fields) {
+    const model = byModel.get(field.item_type_id) ?? {
+      ids: [],
+      allLocales: field.all_locales_required,
+    };
+    model.ids.push(field.id);
+    byModel.set(field.item_type_id, model);
+  }
+  for (const [itemTypeId, model] of byModel) {
+    const reshape = (value: unknown) => {
+      const byLocale = isPlainObject(value) ? value : {};
+      return Object.fromEntries(
+        locales
+          .filter(
+            (locale, index) => model.allLocales || index === 0 || Object.hasOwn(byLocale, locale),
+          )
+          .map((locale) => [locale, byLocale[locale] ?? null]),
+      );
+    };
+    await refreshRecords(trx, itemTypeId, (values) => ({
+      ...values,
+      ...Object.fromEntries(model.ids.map((id) => [id, reshape(values[id])])),
+    }));
+  }
 }

@@ -8,6 +8,7 @@ import {
 } from '../../db/environment-scope.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
+import { presentAccessToken } from '../../presenters/access-token.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
@@ -28,7 +29,7 @@ export type ItemInput = {
 };
 
 /** The record's values by api_key (what the registry checks), from values by field id. */
-function byApiKey(fields: readonly ItemField[], values: Record<string, unknown>) {
+export function byApiKey(fields: readonly ItemField[], values: Record<string, unknown>) {
   return Object.fromEntries(fields.map((field) => [field.api_key, values[field.id] ?? null]));
 }
 
@@ -50,7 +51,22 @@ export async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | u
   return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Emits a record event with its model as the related entity (spec 09 §4). */
+/** The record's creator as a related entity (without its secret); none once deleted. */
+async function creatorOf(tx: ScopedTransaction, entity: Resource): Promise<Resource[]> {
+  const creator = entity.relationships?.creator?.data;
+  if (!creator || Array.isArray(creator)) return [];
+  const row = await tx.project
+    .selectFrom('access_tokens')
+    .selectAll()
+    .where('id', '=', creator.id)
+    .executeTakeFirst();
+  return row ? [presentAccessToken(row, null, new Date())] : [];
+}
+
+/**
+ * Emits a record event whose related entities are the record's relationships, as DatoCMS
+ * sends them: its model, then its creator (spec 06 §6, 09 §4).
+ */
 export async function emitItemEvent(
   tx: ScopedTransaction,
   itemTypeId: string,
@@ -64,7 +80,7 @@ export async function emitItemEvent(
     eventType,
     entity,
     previousEntity: previousEntity ?? null,
-    relatedEntities: [model],
+    relatedEntities: [model, ...(await creatorOf(tx, entity))],
   });
 }
 
@@ -331,10 +347,13 @@ export async function updateItem(
         updated_at: now,
         parent_id: parentId,
         position,
+        // The values were just validated against the schema as it is.
+        current_valid: true,
         ...(published
           ? {
               published_values: JSON.stringify(values),
               published_version_id: versionId,
+              published_valid: true,
               status: 'published' as const,
               published_at: now,
               first_published_at: before.first_published_at ?? now,

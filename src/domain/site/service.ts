@@ -13,6 +13,7 @@ import { presentSite } from '../../presenters/site.ts';
 import type { Permission } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { listItemTypes } from '../item-types/service.ts';
+import { reshapeRecordLocales } from '../items/schema-changes.ts';
 import { SITE_INCLUDES, type SiteUpdate } from './attributes.ts';
 import { rewriteLocalizedDefaults } from './localized-defaults.ts';
 import { checkSettingPermissions, localesChanged, validateSiteUpdate } from './rules.ts';
@@ -102,7 +103,8 @@ const ENVIRONMENT_SETTINGS = [
 
 /**
  * Changes the settings sent: the environment's in its own settings row, the project's
- * in the site row. A change of locales reshapes localized default values with it.
+ * in the site row. A change of locales reshapes localized default values and records'
+ * localized values with it.
  */
 export async function updateSite(
   scope: Scope,
@@ -141,8 +143,10 @@ export async function updateSite(
             .returningAll()
             .executeTakeFirstOrThrow()
         : before.project;
-    if (localesChanged(before.settings, update))
+    if (localesChanged(before.settings, update)) {
       await rewriteLocalizedDefaults(tx.db, settings.locales);
+      await reshapeRecordLocales(tx.db, settings.locales);
+    }
     return present(tx.db, project, settings);
   });
 }

@@ -3,27 +3,49 @@ import { defaultAppearance } from './editors.ts';
 import { isPlainObject } from './problems.ts';
 import type { FieldDefinition, FieldType } from './types.ts';
 
-/** How a default value carries over; null when it does not. */
+/** How a non-null value (a record's, or a default) carries over to the new type; null when it does not. */
 type ValueConversion = (value: unknown) => unknown;
 
 const same: ValueConversion = (value) => value;
-const dropped: ValueConversion = () => null;
+const first: ValueConversion = (value) => (Array.isArray(value) ? (value[0] ?? null) : null);
+const wrapped: ValueConversion = (value) => [value];
 
-/** The allowed `field_type` changes (spec 02 §9) and what happens to the default value. */
+/**
+ * The allowed `field_type` changes (spec 02 §9) and how a value converts: kept when the
+ * new type holds it as it is, otherwise the nearest value of the new type (a list's first
+ * entry, a rounded number, a date's midnight), null when there is none. Validators are
+ * not applied here: a converted value that breaks one makes its record invalid.
+ */
 const CONVERSIONS: Partial<Record<FieldType, Partial<Record<FieldType, ValueConversion>>>> = {
-  string: { text: same, slug: dropped, json: (v) => JSON.stringify(v) },
-  text: { string: same, slug: dropped },
-  slug: { string: dropped, text: dropped },
+  string: { text: same, slug: same, json: (v) => JSON.stringify(v) },
+  text: { string: same, slug: same },
+  slug: { string: same, text: same },
   integer: { float: same },
-  float: { integer: (v) => (Number.isSafeInteger(v) ? v : null) },
+  float: {
+    integer: (v) => {
+      const rounded = Math.round(v as number);
+      return Number.isSafeInteger(rounded) ? rounded : null;
+    },
+  },
   // No site timezone here: a date becomes midnight UTC.
   date: { date_time: (v) => `${v}T00:00:00+00:00` },
   date_time: { date: (v) => (v as string).slice(0, 10) },
-  link: { links: dropped },
-  links: { link: dropped },
-  file: { gallery: dropped },
-  gallery: { file: dropped },
+  link: { links: wrapped },
+  links: { link: first },
+  file: { gallery: wrapped },
+  gallery: { file: first },
 };
+
+/**
+ * One stored value (one locale's, for a localized field) converted from one field type to
+ * another allowed one. Null stays null; an empty single link or file becomes an empty list.
+ */
+export function convertValue(from: FieldType, to: FieldType, value: unknown): unknown {
+  const convert = CONVERSIONS[from]?.[to];
+  if (!convert) throw new Error(`no conversion from ${from} to ${to}`);
+  if (value === null || value === undefined) return convert === wrapped ? [] : null;
+  return convert(value);
+}
 
 /** Validators with the same meaning under another name on the new type. */
 const RENAMED_VALIDATORS: Record<string, string> = {
@@ -31,8 +53,12 @@ const RENAMED_VALIDATORS: Record<string, string> = {
   items_item_type: 'item_item_type',
 };
 
-function convertDefault(definition: FieldDefinition, convert: ValueConversion): unknown {
-  const one = (value: unknown) => (value === null || value === undefined ? null : convert(value));
+/** A default carries over like a value, unless the new type has no default values. */
+function convertDefault(definition: FieldDefinition, to: FieldType): unknown {
+  const one = (value: unknown) =>
+    FIELD_TYPE_CATALOG[to].defaultValueShape === null || value === null || value === undefined
+      ? null
+      : convertValue(definition.field_type, to, value);
   const value = definition.default_value;
   if (!definition.localized) return one(value);
   if (!isPlainObject(value)) return value ?? null;
@@ -49,8 +75,7 @@ export function convertFieldType(
 ): FieldDefinition | null {
   const from = definition.field_type;
   if (from === to) return definition;
-  const convert = CONVERSIONS[from]?.[to];
-  if (!convert) return null;
+  if (!CONVERSIONS[from]?.[to]) return null;
 
   const target = FIELD_TYPE_CATALOG[to];
   const available: readonly string[] = [...target.requiredValidators, ...target.otherValidators];
@@ -72,6 +97,6 @@ export function convertFieldType(
     field_type: to,
     validators,
     appearance,
-    default_value: convertDefault(definition, convert),
+    default_value: convertDefault(definition, to),
   };
 }

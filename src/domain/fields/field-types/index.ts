@@ -11,7 +11,7 @@ import type { FieldCheckContext, FieldDefinition } from './types.ts';
 import { checkValidators } from './validators.ts';
 
 export { type BlockRef, noReferences, type ValueReferences } from './block-refs.ts';
-export { convertFieldType } from './conversion.ts';
+export { convertFieldType, convertValue } from './conversion.ts';
 export { convertLocalization, emptyDefaultValue } from './default-values.ts';
 export { defaultAppearance } from './editors.ts';
 export {

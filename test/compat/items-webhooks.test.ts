@@ -1,0 +1,254 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from '@datocms/cma-client-node';
+import { LOOPBACK } from '../support/delivery-fixtures.ts';
+import { buildField, buildModel } from '../support/factories.ts';
+import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+let server: TestServer;
+let client: Client;
+let receiver: Receiver;
+before(async () => {
+  receiver = await startReceiver();
+  server = await startTestServer({ webhookAllow: LOOPBACK });
+  client = server.client();
+});
+after(async () => {
+  await server?.close();
+  await receiver?.close();
+});
+
+const itemType = (id: string) => ({ type: 'item_type' as const, id });
+const RECORD_EVENTS = ['create', 'update', 'delete', 'publish', 'unpublish'] as const;
+
+type CreateBody = Parameters<Client['webhooks']['create']>[0];
+type Events = CreateBody['events'];
+
+let hooks = 0;
+/** A webhook on the receiver, under its own path so each test reads only its requests. */
+async function recordHook(events: Events, overrides: Partial<CreateBody> = {}) {
+  hooks += 1;
+  const path = `/hook-${hooks}`;
+  const webhook = await client.webhooks.create({
+    name: `Record hook ${hooks}`,
+    url: `${receiver.url}${path}`,
+    custom_payload: null,
+    headers: {},
+    events,
+    http_basic_user: null,
+    http_basic_password: null,
+    auto_retry: false,
+    ...overrides,
+  });
+  return {
+    webhook,
+    /** The first `count` requests this webhook received. */
+    async received(count: number): Promise<ReceivedRequest[]> {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const mine = receiver.requests.filter((request) => request.path === path);
+        if (mine.length >= count) return mine.slice(0, count);
+        if (Date.now() > deadline) throw new Error(`${path} got ${mine.length} of ${count}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    /** The calls made for it: written with each event, in the change's transaction. */
+    async calls() {
+      return client.webhookCalls.list({ filter: { fields: { webhook_id: { eq: webhook.id } } } });
+    },
+  };
+}
+
+type Entity = {
+  type: string;
+  id: string;
+  attributes: Record<string, unknown>;
+  relationships: Record<string, { data: { type: string; id: string } | null } | undefined>;
+  meta: Record<string, unknown>;
+};
+
+/** The default payload (spec 06 §6) as the receiver reads it. */
+type Payload = {
+  entity_type: string;
+  event_type: string;
+  environment: string;
+  is_environment_primary: boolean;
+  webhook_id: string;
+  site_id: string;
+  entity: Entity;
+  previous_entity?: Entity;
+  related_entities: Entity[];
+};
+
+/** Payloads by event type (deliveries may arrive in any order). */
+function byEvent(requests: ReceivedRequest[]): Map<string, Payload> {
+  const bodies: Payload[] = requests.map((request) => JSON.parse(request.body));
+  return new Map(bodies.map((body) => [body.event_type, body]));
+}
+
+describe('record webhooks', () => {
+  test('a receiver gets every record event with the record, its previous state and relationships', async () => {
+    const model = await buildModel(client, { draft_mode_active: true });
+    await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const hook = await recordHook([
+      { entity_type: 'item', event_types: [...RECORD_EVENTS], filters: null },
+    ]);
+    const record = await client.items.create({ item_type: itemType(model.id), title: 'Draft' });
+    await client.items.update(record.id, { title: 'Edited' });
+    await client.items.publish(record.id);
+    await client.items.unpublish(record.id);
+    await client.items.destroy(record.id);
+
+    const payloads = byEvent(await hook.received(5));
+    assert.deepEqual([...payloads.keys()].sort(), [...RECORD_EVENTS].sort());
+    const [site, tokens] = await Promise.all([client.site.find(), client.accessTokens.list()]);
+    for (const [eventType, payload] of payloads) {
+      assert.equal(payload.entity_type, 'item', eventType);
+      assert.equal(payload.environment, 'main', eventType);
+      assert.equal(payload.is_environment_primary, true, eventType);
+      assert.equal(payload.webhook_id, hook.webhook.id, eventType);
+      assert.equal(payload.site_id, site.id, eventType);
+      assert.equal(payload.entity.type, 'item', eventType);
+      assert.equal(payload.entity.id, record.id, eventType);
+      assert.deepEqual(payload.entity.relationships.item_type?.data, itemType(model.id), eventType);
+      // Related entities: the record's model, then its creator (the admin token, no secret).
+      const [relatedModel, creator] = payload.related_entities;
+      assert.ok(relatedModel && creator, eventType);
+      assert.equal(relatedModel.type, 'item_type', eventType);
+      assert.equal(relatedModel.id, model.id, eventType);
+      assert.equal(relatedModel.attributes.api_key, model.api_key, eventType);
+      assert.equal(creator.type, 'access_token', eventType);
+      assert.equal(creator.id, payload.entity.relationships.creator?.data?.id, eventType);
+      assert.ok(tokens.some((token) => token.id === creator.id));
+      assert.equal(creator.attributes.token, null, eventType);
+      assert.equal('previous_entity' in payload, eventType === 'update', eventType);
+    }
+    const get = (eventType: string) => payloads.get(eventType) ?? assert.fail(eventType);
+    assert.equal(get('create').entity.attributes.title, 'Draft');
+    assert.equal(get('create').entity.meta.status, 'draft');
+    assert.equal(get('update').entity.attributes.title, 'Edited');
+    assert.equal(get('update').previous_entity?.attributes.title, 'Draft');
+    assert.equal(get('update').previous_entity?.id, record.id);
+    assert.equal(get('publish').entity.meta.status, 'published');
+    assert.equal(get('unpublish').entity.meta.status, 'draft');
+    // A deleted record is sent as it was.
+    assert.equal(get('delete').entity.attributes.title, 'Edited');
+  });
+
+  test('filters: by model (id or api_key), by record, by event type, by environment type', async () => {
+    const model = await buildModel(client);
+    await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const other = await buildModel(client);
+    const byModelId = await recordHook([
+      {
+        entity_type: 'item',
+        event_types: ['create', 'update'],
+        filters: [{ entity_type: 'item_type', entity_ids: [model.id] }],
+      },
+    ]);
+    const byApiKey = await recordHook([
+      {
+        entity_type: 'item',
+        event_types: ['create'],
+        filters: [{ entity_type: 'item_type', entity_ids: ['no_such_model', model.api_key] }],
+      },
+    ]);
+    const sandboxOnly = await recordHook([
+      {
+        entity_type: 'item',
+        event_types: ['create'],
+        filters: [{ entity_type: 'environment_type', entity_ids: ['sandbox'] }],
+      },
+    ]);
+    const first = await client.items.create({ item_type: itemType(model.id), title: 'one' });
+    const second = await client.items.create({ item_type: itemType(model.id), title: 'two' });
+    await client.items.create({ item_type: itemType(other.id) });
+    const byRecord = await recordHook([
+      {
+        entity_type: 'item',
+        event_types: ['update', 'delete'],
+        filters: [
+          { entity_type: 'item', entity_ids: [second.id] },
+          { entity_type: 'item_type', entity_ids: [model.api_key] },
+        ],
+      },
+    ]);
+    await client.items.update(first.id, { title: 'one again' });
+    await client.items.update(second.id, { title: 'two again' });
+    await client.items.destroy(first.id);
+
+    // Calls are written with their events, so every call that will ever be made exists now.
+    const callsOf = async (hook: Awaited<ReturnType<typeof recordHook>>) =>
+      (await hook.calls()).map((call) => call.event_type).sort();
+    assert.deepEqual(await callsOf(byModelId), ['create', 'create', 'update', 'update']);
+    assert.deepEqual(await callsOf(byApiKey), ['create', 'create']);
+    assert.deepEqual(await callsOf(sandboxOnly), []);
+    assert.deepEqual(await callsOf(byRecord), ['update']);
+    const [update] = await byRecord.received(1);
+    const payload = JSON.parse(update?.body ?? '');
+    assert.equal(payload.entity.id, second.id);
+    assert.equal(payload.entity.attributes.title, 'two again');
+    const created = (await byApiKey.received(2)).map((request) => JSON.parse(request.body));
+    assert.deepEqual(created.map((body) => body.entity.attributes.title).sort(), ['one', 'two']);
+  });
+
+  test('a custom payload renders the record, its previous values and its model', async () => {
+    const model = await buildModel(client, { api_key: 'article' });
+    await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    await buildField(client, { itemTypeId: model.id, api_key: 'views', field_type: 'integer' });
+    const hook = await recordHook(
+      [{ entity_type: 'item', event_types: ['update'], filters: null }],
+      {
+        url: `${receiver.url}/hook-custom/{{entity_type}}/{{#entity}}{{id}}{{/entity}}`,
+        custom_payload:
+          '{"event": "{{event_type}}", "title": "{{entity.attributes.title}}", "was": "{{previous_entity.attributes.title}}", "views": {{entity.attributes.views}}, "model": "{{#related_entities}}{{#attributes.api_key}}{{attributes.api_key}}{{/attributes.api_key}}{{/related_entities}}", "environment": "{{environment}}"}',
+      },
+    );
+    const record = await client.items.create({
+      item_type: itemType(model.id),
+      title: 'First "draft"',
+      views: 1,
+    });
+    await client.items.update(record.id, { title: 'Final', views: 42 });
+    const path = `/hook-custom/item/${record.id}`;
+    const deadline = Date.now() + 60_000;
+    let request: ReceivedRequest | undefined;
+    while (!request) {
+      request = receiver.requests.find((candidate) => candidate.path === path);
+      if (!request && Date.now() > deadline) throw new Error(`nothing received on ${path}`);
+      if (!request) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual(JSON.parse(request.body), {
+      event: 'update',
+      title: 'Final',
+      was: 'First "draft"',
+      views: 42,
+      model: 'article',
+      environment: 'main',
+    });
+    assert.equal((await hook.calls()).length, 1);
+  });
+
+  test('nested_items_in_payload: the record is delivered with its values', async () => {
+    const model = await buildModel(client);
+    await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const flat = await recordHook([
+      { entity_type: 'item', event_types: ['create'], filters: null },
+    ]);
+    const nested = await recordHook(
+      [{ entity_type: 'item', event_types: ['create'], filters: null }],
+      { nested_items_in_payload: true },
+    );
+    assert.equal(nested.webhook.nested_items_in_payload, true);
+    const record = await client.items.create({ item_type: itemType(model.id), title: 'Hi' });
+    const [flatRequest] = await flat.received(1);
+    const [nestedRequest] = await nested.received(1);
+    const flatEntity = JSON.parse(flatRequest?.body ?? '').entity;
+    const nestedEntity = JSON.parse(nestedRequest?.body ?? '').entity;
+    assert.equal(nestedEntity.id, record.id);
+    assert.equal(nestedEntity.attributes.title, 'Hi');
+    // No block storage yet: with no blocks to expand, both payloads hold the same record.
+    assert.deepEqual(nestedEntity, flatEntity);
+  });
+});
