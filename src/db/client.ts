@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
+import { analyzeChangedTablesEvery } from './embedded-analyze.ts';
 import { acquireLockFile } from './lock-file.ts';
 import { queryCounter } from './query-count.ts';
 import type { ProjectDatabase } from './schema.ts';
@@ -23,6 +24,9 @@ export type DatabaseHandle = {
   listenInProcess: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | null;
   close(): Promise<void>;
 };
+
+// How often the embedded engine looks for tables to analyze (embedded-analyze.ts).
+const ANALYZE_INTERVAL_MS = 60_000;
 
 // int8 (bigint ids, counts) arrive as strings; timestamps as Date objects.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
@@ -59,12 +63,14 @@ export async function openDatabase(
       dialect: new PostgresDialect({ pool }),
       log: queryCounter,
     });
+    const stopAnalyze = analyzeChangedTablesEvery(db, ANALYZE_INTERVAL_MS);
     return {
       db,
       kind: 'embedded',
       url: null,
       listenInProcess: (channel, onNotify) => pglite.listen(channel, onNotify),
       close: async () => {
+        stopAnalyze();
         await db.destroy();
         await pglite.close();
         release();

@@ -175,6 +175,12 @@ export type SiteSettingsTable = {
 export type ItemStatus = 'draft' | 'updated' | 'published';
 
 /** A record (spec 09): values keyed by field id (see environment migration 0003). */
+/** Each model's number of records, kept by triggers on `items` (environment migration 0006). */
+export type ItemCountTable = {
+  item_type_id: string;
+  total: string;
+};
+
 export type ItemTable = {
   id: string;
   item_type_id: string;
@@ -358,6 +364,7 @@ export type EnvironmentDatabase = {
   site_settings: SiteSettingsTable;
   items: ItemTable;
   item_versions: ItemVersionTable;
+  item_counts: ItemCountTable;
   plugins: PluginTable;
   item_type_filters: ItemTypeFilterTable;
   upload_filters: UploadFilterTable;

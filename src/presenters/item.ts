@@ -9,7 +9,7 @@ export type PresentedField = { id: string; api_key: string };
  * every field of the model present, null when the record holds nothing for it.
  */
 export function presentItem(
-  row: ItemRow,
+  row: Omit<ItemRow, 'seq' | 'published_values'>,
   model: Pick<ItemTypeRow, 'sortable' | 'tree'>,
   fields: readonly PresentedField[],
   values: Record<string, unknown> = row.item_values,

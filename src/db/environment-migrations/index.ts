@@ -3,6 +3,7 @@ import * as siteSettings from './0002_site_settings.ts';
 import * as items from './0003_items.ts';
 import * as pluginsFilters from './0004_plugins_filters.ts';
 import * as itemValidity from './0005_item_validity.ts';
+import * as itemsAtScale from './0006_items_at_scale.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -16,4 +17,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0003_items': items,
   '0004_plugins_filters': pluginsFilters,
   '0005_item_validity': itemValidity,
+  '0006_items_at_scale': itemsAtScale,
 };

@@ -104,7 +104,7 @@ async function writeRows(trx: EnvTrx, rows: RefreshedRow[]): Promise<void> {
       current_valid: sql`(x.value ->> 'current_valid')::boolean`,
       published_valid: sql`(x.value ->> 'published_valid')::boolean`,
     })
-    .where(sql<boolean>`items.id = x.value ->> 'id'`)
+    .where('items.id', '=', sql<string>`x.value ->> 'id'`)
     .execute();
 }
 

@@ -6,18 +6,18 @@ import {
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
+import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentAccessToken } from '../../presenters/access-token.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
-import { loadModelState, presentModel } from '../fields/model-state.ts';
+import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
-import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { checkNewId } from '../new-ids.ts';
-import { fieldsOfModel, type ItemField } from './model-fields.ts';
+import type { ItemField } from './model-fields.ts';
+import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
 import { checkItemValues } from './values.ts';
 
 export type ItemInput = {
@@ -65,43 +65,54 @@ async function creatorOf(tx: ScopedTransaction, entity: Resource): Promise<Resou
 
 /**
  * Emits a record event whose related entities are the record's relationships, as DatoCMS
- * sends them: its model, then its creator (spec 06 §6, 09 §4).
+ * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
+ * The model is given by its state when the change holds it already (no read), else by id.
  */
 export async function emitItemEvent(
   tx: ScopedTransaction,
-  itemTypeId: string,
+  model: ModelState | string,
   eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish',
   entity: Resource,
   previousEntity?: Resource,
 ): Promise<void> {
-  const model = presentModel(await loadModelState(tx.db, itemTypeId));
   await emitEvent(tx, {
     entityType: 'item',
     eventType,
     entity,
     previousEntity: previousEntity ?? null,
-    relatedEntities: [model, ...(await creatorOf(tx, entity))],
+    relatedEntities: [
+      presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
+      ...(await creatorOf(tx, entity)),
+    ],
   });
 }
 
-export async function insertVersion(
-  trx: EnvTrx,
-  id: string,
-  row: Pick<ItemRow, 'id' | 'item_type_id'>,
-  values: Record<string, unknown>,
+/** The version row a write inserts, with the values' JSON the row write also uses. */
+function versionRow(
+  row: Pick<ItemRow, 'id' | 'item_type_id' | 'current_version_id'>,
+  json: string,
   editorId: string | null,
-): Promise<string> {
-  await trx
-    .insertInto('item_versions')
-    .values({
-      id,
-      item_id: row.id,
-      item_type_id: row.item_type_id,
-      editor_id: editorId,
-      item_values: JSON.stringify(values),
-    })
-    .execute();
-  return id;
+) {
+  return {
+    id: row.current_version_id,
+    item_id: row.id,
+    item_type_id: row.item_type_id,
+    editor_id: editorId,
+    item_values: json,
+  };
+}
+
+/** A record and its context, or NotFound. */
+export async function findRecordOrFail(db: EnvQueryable, id: string) {
+  const found = await recordWithContext(db, id);
+  if (!found) throw new NotFound('Item', id);
+  return found;
+}
+
+/** The model state after its singleton record was set (an id) or removed (null). */
+function withSingletonItem(state: ModelState, itemId: string | null): ModelState {
+  const itemType = { ...state.itemType, singleton_item_id: itemId, has_singleton_item: !!itemId };
+  return { ...state, itemType };
 }
 
 export async function findItem(
@@ -109,12 +120,10 @@ export async function findItem(
   id: string,
   options: { version?: string } = {},
 ): Promise<Resource> {
-  const row = await findRow(scope.db, id);
-  if (!row) throw new NotFound('Item', id);
-  const [model, fields] = await Promise.all([
-    findItemTypeOrFail(scope.db, row.item_type_id),
-    fieldsOfModel(scope.db, row.item_type_id),
-  ]);
+  const {
+    row,
+    context: { model, fields },
+  } = await findRecordOrFail(scope.db, id);
   if (options.version === 'published') {
     if (row.published_values === null) throw new NotFound('Published version of item', id);
     return presentItem(row, model, fields, row.published_values);
@@ -201,7 +210,9 @@ export async function createItem(
       throw new ValidationFailed('Item', [
         { field: 'item_type', code: 'VALIDATION_REQUIRED', message: 'is required' },
       ]);
-    const model = await findItemTypeOrFail(trx, input.itemType);
+    const context = await modelContext(trx, input.itemType);
+    if (!context) throw new NotFound('Item type', input.itemType);
+    const { model, fields, locales } = context;
     const issues = new Issues('Item');
     if (model.modular_block)
       issues.add(
@@ -228,7 +239,6 @@ export async function createItem(
     const id = input.id ?? generateId();
     await checkParentExists(trx, issues, model, parentId, id);
     issues.throwIfAny();
-    const [fields, locales] = await Promise.all([fieldsOfModel(trx, model.id), siteLocales(trx)]);
     const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
     // Omitted fields take their default value (spec 09 §3).
     const attributes = Object.fromEntries(
@@ -243,42 +253,54 @@ export async function createItem(
       unknownKeys,
     );
     const published = !model.draft_mode_active;
-    // The row names its first version, which can only be inserted after the row.
     const versionId = generateId();
     const now = new Date();
     const position =
       typeof input.attributes.position === 'number' && (model.sortable || model.tree)
         ? input.attributes.position
         : await nextPosition(trx, model, parentId);
-    const row = await trx
-      .insertInto('items')
-      .values({
-        id,
-        item_type_id: model.id,
-        creator_id: creatorId,
-        item_values: JSON.stringify(values),
-        published_values: published ? JSON.stringify(values) : null,
-        status: published ? 'published' : 'draft',
-        current_version_id: versionId,
-        published_version_id: published ? versionId : null,
-        parent_id: parentId,
-        position,
-        created_at: now,
-        updated_at: now,
-        published_at: published ? now : null,
-        first_published_at: published ? now : null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await insertVersion(trx, versionId, row, values, creatorId);
-    if (model.singleton)
+    const row: StoredItem = {
+      id,
+      item_type_id: model.id,
+      creator_id: creatorId,
+      item_values: values,
+      published_values: published ? values : null,
+      status: published ? 'published' : 'draft',
+      current_version_id: versionId,
+      published_version_id: published ? versionId : null,
+      parent_id: parentId,
+      position,
+      created_at: now,
+      updated_at: now,
+      published_at: published ? now : null,
+      first_published_at: published ? now : null,
+      // The values were just validated against the schema as it is.
+      current_valid: true,
+      published_valid: true,
+    };
+    const json = JSON.stringify(values);
+    // The row and its first version in one statement: they name each other, and the
+    // version's foreign key is checked when the statement ends.
+    await executePrepared(
+      trx,
+      trx
+        .with('version', (db) =>
+          db.insertInto('item_versions').values(versionRow(row, json, creatorId)),
+        )
+        .insertInto('items')
+        .values({ ...row, item_values: json, published_values: published ? json : null }),
+    );
+    let state = context.state;
+    if (model.singleton) {
       await trx
         .updateTable('item_types')
         .set({ singleton_item_id: id, has_singleton_item: true })
         .where('id', '=', model.id)
         .execute();
+      state = withSingletonItem(state, id);
+    }
     const entity = presentItem(row, model, fields);
-    await emitItemEvent(tx, model.id, 'create', entity);
+    await emitItemEvent(tx, state, 'create', entity);
     return entity;
   });
 }
@@ -292,8 +314,10 @@ export async function updateItem(
 ): Promise<Resource> {
   return runChange(scope, options.validateOnly ?? false, async (tx) => {
     const trx = tx.db;
-    const before = await findRow(trx, id);
-    if (!before) throw new NotFound('Item', id);
+    const {
+      row: before,
+      context: { model, fields, locales, state },
+    } = await findRecordOrFail(trx, id);
     if (
       input.meta.current_version !== undefined &&
       input.meta.current_version !== before.current_version_id
@@ -303,7 +327,6 @@ export async function updateItem(
         'The record was changed since the version this update names',
         { current_version: before.current_version_id },
       );
-    const model = await findItemTypeOrFail(trx, before.item_type_id);
     if (
       input.itemType !== undefined &&
       input.itemType !== model.id &&
@@ -323,7 +346,6 @@ export async function updateItem(
       : before.parent_id;
     await checkParentExists(trx, issues, model, parentId, id);
     issues.throwIfAny();
-    const [fields, locales] = await Promise.all([fieldsOfModel(trx, model.id), siteLocales(trx)]);
     const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
     // Partial update: omitted fields keep their stored values.
     const attributes = { ...byApiKey(fields, before.item_values), ...sent };
@@ -333,39 +355,49 @@ export async function updateItem(
       unknownKeys,
     );
     const published = !model.draft_mode_active;
-    const versionId = await insertVersion(trx, generateId(), before, values, editorId);
+    const versionId = generateId();
     const now = new Date();
     const position =
       typeof input.attributes.position === 'number' && (model.sortable || model.tree)
         ? input.attributes.position
         : before.position;
-    const row = await trx
-      .updateTable('items')
-      .set({
-        item_values: JSON.stringify(values),
-        current_version_id: versionId,
-        updated_at: now,
-        parent_id: parentId,
-        position,
-        // The values were just validated against the schema as it is.
-        current_valid: true,
-        ...(published
-          ? {
-              published_values: JSON.stringify(values),
-              published_version_id: versionId,
-              published_valid: true,
-              status: 'published' as const,
-              published_at: now,
-              first_published_at: before.first_published_at ?? now,
-            }
-          : { status: before.status === 'draft' ? ('draft' as const) : ('updated' as const) }),
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const changes = {
+      current_version_id: versionId,
+      updated_at: now,
+      parent_id: parentId,
+      position,
+      // The values were just validated against the schema as it is.
+      current_valid: true,
+      ...(published
+        ? {
+            published_version_id: versionId,
+            published_valid: true,
+            status: 'published' as const,
+            published_at: now,
+            first_published_at: before.first_published_at ?? now,
+          }
+        : { status: before.status === 'draft' ? ('draft' as const) : ('updated' as const) }),
+    };
+    const row: StoredItem = {
+      ...before,
+      ...changes,
+      item_values: values,
+      ...(published ? { published_values: values } : {}),
+    };
+    const json = JSON.stringify(values);
+    await executePrepared(
+      trx,
+      trx
+        .with('version', (db) =>
+          db.insertInto('item_versions').values(versionRow(row, json, editorId)),
+        )
+        .updateTable('items')
+        .set({ ...changes, item_values: json, ...(published ? { published_values: json } : {}) })
+        .where('id', '=', id),
+    );
     const previous = presentItem(before, model, fields);
     const entity = presentItem(row, model, fields);
-    await emitItemEvent(tx, model.id, 'update', entity, previous);
+    await emitItemEvent(tx, state, 'update', entity, previous);
     return entity;
   });
 }
@@ -373,21 +405,22 @@ export async function updateItem(
 export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
-    const row = await findRow(trx, id);
-    if (!row) throw new NotFound('Item', id);
-    const [model, fields] = await Promise.all([
-      findItemTypeOrFail(trx, row.item_type_id),
-      fieldsOfModel(trx, row.item_type_id),
-    ]);
+    const {
+      row,
+      context: { model, fields, state: stateBefore },
+    } = await findRecordOrFail(trx, id);
+    let state = stateBefore;
     await trx.deleteFrom('items').where('id', '=', id).execute();
-    if (model.singleton_item_id === id)
+    if (model.singleton_item_id === id) {
       await trx
         .updateTable('item_types')
         .set({ singleton_item_id: null, has_singleton_item: false })
         .where('id', '=', model.id)
         .execute();
+      state = withSingletonItem(state, null);
+    }
     const entity = presentItem(row, model, fields);
-    await emitItemEvent(tx, model.id, 'delete', entity);
+    await emitItemEvent(tx, state, 'delete', entity);
     return entity;
   });
 }

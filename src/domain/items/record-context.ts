@@ -1,0 +1,151 @@
+import { type Expression, type ExpressionBuilder, sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import type { EnvQueryable } from '../../db/environment-scope.ts';
+import { executePrepared } from '../../db/prepared.ts';
+import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
+import type { FieldSummary, ModelState } from '../fields/model-state.ts';
+import type { ItemField } from './model-fields.ts';
+
+/**
+ * Everything a record read or write needs of its model, loaded with the model in one
+ * statement (a record write is a few statements, so each round trip counts): the model
+ * and its fields and fieldsets (the model's presentation, for events), the fields as
+ * records read them (validation and presentation) and the environment's locales.
+ */
+export type RecordContext = {
+  model: ItemTypeRow;
+  fields: (ItemField & FieldSummary)[];
+  locales: string[];
+  /** The model as the item-type API presents it (see presentModel). */
+  state: ModelState;
+};
+
+type ContextColumns = {
+  model: Omit<ItemTypeRow, 'created_at'> & { created_at: string };
+  fields: (ItemField & FieldSummary)[];
+  fieldsets: ModelState['fieldsets'];
+  locales: string[];
+};
+
+/** The context's columns, for the model whose id `modelId` gives. */
+function contextColumns<DB, T extends keyof DB>(
+  eb: ExpressionBuilder<DB, T>,
+  modelId: Expression<string>,
+) {
+  // The subqueries read other tables than the outer query's.
+  const db = eb as unknown as ExpressionBuilder<EnvironmentDatabase, never>;
+  return [
+    db
+      .selectFrom('item_types')
+      .select(sql<ContextColumns['model']>`row_to_json(item_types.*)`.as('model'))
+      .where('item_types.id', '=', modelId)
+      .as('model'),
+    jsonArrayFrom(
+      db
+        .selectFrom('fields')
+        .select([
+          'id',
+          'item_type_id',
+          'fieldset_id',
+          'position',
+          'api_key',
+          'label',
+          'field_type',
+          'localized',
+          'validators',
+          'default_value',
+        ])
+        .where('fields.item_type_id', '=', modelId)
+        .orderBy('position')
+        .orderBy('seq'),
+    ).as('fields'),
+    jsonArrayFrom(
+      db
+        .selectFrom('fieldsets')
+        .select(['id', 'item_type_id', 'position'])
+        .where('fieldsets.item_type_id', '=', modelId)
+        .orderBy('position')
+        .orderBy('seq'),
+    ).as('fieldsets'),
+    db.selectFrom('site_settings').select('locales').as('locales'),
+  ] as const;
+}
+
+function toContext(columns: {
+  model: ContextColumns['model'] | null;
+  fields: unknown;
+  fieldsets: unknown;
+  locales: string[] | null;
+}): RecordContext | undefined {
+  if (!columns.model) return undefined;
+  // row_to_json gives the timestamp as text; everything else has its column's type.
+  const model: ItemTypeRow = { ...columns.model, created_at: new Date(columns.model.created_at) };
+  const fields = columns.fields as ContextColumns['fields'];
+  const fieldsets = columns.fieldsets as ContextColumns['fieldsets'];
+  return {
+    model,
+    fields,
+    locales: columns.locales ?? [],
+    state: { itemType: model, fields, fieldsets },
+  };
+}
+
+/** A record's row as writes read it: every column but the list order. */
+export type StoredItem = Omit<ItemRow, 'seq'>;
+
+// Named, not `items.*`: the statements are prepared (see executePrepared).
+const ITEM_COLUMNS = [
+  'items.id',
+  'items.item_type_id',
+  'items.creator_id',
+  'items.item_values',
+  'items.published_values',
+  'items.status',
+  'items.current_version_id',
+  'items.published_version_id',
+  'items.parent_id',
+  'items.position',
+  'items.created_at',
+  'items.updated_at',
+  'items.published_at',
+  'items.first_published_at',
+  'items.current_valid',
+  'items.published_valid',
+] as const;
+
+/** The context of the model with this id or api_key (an id wins over an api_key). */
+export async function modelContext(
+  db: EnvQueryable,
+  idOrApiKey: string,
+): Promise<RecordContext | undefined> {
+  const [row] = await executePrepared(
+    db,
+    db
+      .selectFrom('item_types as named')
+      .select((eb) => contextColumns(eb, eb.ref('named.id')))
+      .where((eb) => eb.or([eb('named.id', '=', idOrApiKey), eb('named.api_key', '=', idOrApiKey)]))
+      .orderBy(sql`named.id = ${idOrApiKey}`, 'desc')
+      .limit(1),
+  );
+  return row ? toContext(row) : undefined;
+}
+
+/** A record's row and its model's context, in one statement. */
+export async function recordWithContext(
+  db: EnvQueryable,
+  id: string,
+): Promise<{ row: StoredItem; context: RecordContext } | undefined> {
+  const [found] = await executePrepared(
+    db,
+    db
+      .selectFrom('items')
+      .select(ITEM_COLUMNS)
+      .select((eb) => contextColumns(eb, eb.ref('items.item_type_id')))
+      .where('items.id', '=', id),
+  );
+  if (!found) return undefined;
+  const { model, fields, fieldsets, locales, ...row } = found;
+  const context = toContext({ model, fields, fieldsets, locales });
+  if (!context) throw new Error(`record ${id} has no model`);
+  return { row, context };
+}
