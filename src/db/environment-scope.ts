@@ -45,6 +45,7 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'upload_filters',
   'items',
   'item_versions',
+  'blocks',
 ];
 
 /** A request's view of the database: its environment's tables and the project's. */

@@ -175,7 +175,7 @@ export type SiteSettingsTable = {
 export type ItemStatus = 'draft' | 'updated' | 'published';
 
 /** A record (spec 09): values keyed by field id (see environment migration 0003). */
-/** Each model's number of records, kept by triggers on `items` (environment migration 0006). */
+/** Each model's number of records, kept by triggers on `items` (environment migration 0007). */
 export type ItemCountTable = {
   item_type_id: string;
   total: string;
@@ -200,7 +200,7 @@ export type ItemTable = {
     Date | string | null | undefined,
     Date | string | null
   >;
-  /** Whether the current values satisfy the schema as it is now (environment migration 0005). */
+  /** Whether the current values satisfy the schema as it is now (environment migration 0007). */
   current_valid: Generated<boolean>;
   /** The same for the published values (true while there are none). */
   published_valid: Generated<boolean>;
@@ -219,6 +219,18 @@ export type ItemVersionTable = {
   seq: Generated<string>;
 };
 export type ItemVersionRow = Selectable<ItemVersionTable>;
+
+/** A block: a record of a block model held by a field of one record (migration 0007). */
+export type BlockTable = {
+  id: string;
+  item_type_id: string;
+  item_id: string;
+  item_values: Json<Record<string, unknown>>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  seq: Generated<string>;
+};
+export type BlockRow = Selectable<BlockTable>;
 
 export type EnvironmentStatus = 'creating' | 'ready' | 'destroying';
 
@@ -365,6 +377,7 @@ export type EnvironmentDatabase = {
   items: ItemTable;
   item_versions: ItemVersionTable;
   item_counts: ItemCountTable;
+  blocks: BlockTable;
   plugins: PluginTable;
   item_type_filters: ItemTypeFilterTable;
   upload_filters: UploadFilterTable;

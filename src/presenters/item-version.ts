@@ -1,15 +1,17 @@
 import type { ItemRow, ItemVersionRow } from '../db/schema.ts';
-import type { PresentedField } from './item.ts';
+import { type BlockHoldingField, blockIdValues } from './item-blocks.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /** A saved version of a record (the client's ItemVersion): its values by api_key. */
 export function presentItemVersion(
   version: ItemVersionRow,
   item: Pick<ItemRow, 'current_version_id' | 'published_version_id'>,
-  fields: readonly PresentedField[],
+  fields: readonly BlockHoldingField[],
 ): Resource {
+  // A version holds its blocks inline (a snapshot); it presents them by id like a record.
+  const values = blockIdValues(fields, version.item_values);
   const attributes: Record<string, unknown> = {};
-  for (const field of fields) attributes[field.api_key] = version.item_values[field.id] ?? null;
+  for (const field of fields) attributes[field.api_key] = values[field.id] ?? null;
   return {
     type: 'item_version',
     id: version.id,

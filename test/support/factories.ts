@@ -1,4 +1,4 @@
-import type { Client } from '@datocms/cma-client-node';
+import { buildBlockRecord, type Client } from '@datocms/cma-client-node';
 
 /**
  * Builds schema and records through the official client with sensible defaults, each
@@ -53,4 +53,30 @@ export async function buildRecord(
     attributes = { title: `Record ${next()}`, ...attributes };
   }
   return client.items.create({ item_type: { type: 'item_type', id: modelId }, ...attributes });
+}
+
+/** A block model (`modular_block: true`), with a `title` string field unless told not to. */
+export async function buildBlockModel(
+  client: Client,
+  overrides: Partial<ModelOverrides> & { withTitle?: boolean } = {},
+) {
+  const { withTitle = true, ...modelOverrides } = overrides;
+  const model = await buildModel(client, { modular_block: true, ...modelOverrides });
+  if (withTitle)
+    await buildField(client, { itemTypeId: model.id, api_key: 'title', label: 'Title' });
+  return model;
+}
+
+/**
+ * A block in a request, as the client's `buildBlockRecord` makes it: new (of `itemTypeId`)
+ * or, with `id`, an update of an existing block.
+ */
+export function blockInRequest(
+  block: { itemTypeId?: string; id?: string; attributes?: Record<string, unknown> } = {},
+) {
+  return buildBlockRecord({
+    ...(block.id ? { id: block.id } : {}),
+    ...(block.itemTypeId ? { item_type: { type: 'item_type', id: block.itemTypeId } } : {}),
+    ...block.attributes,
+  } as Parameters<typeof buildBlockRecord>[0]);
 }

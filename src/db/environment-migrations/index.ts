@@ -4,6 +4,7 @@ import * as items from './0003_items.ts';
 import * as pluginsFilters from './0004_plugins_filters.ts';
 import * as itemValidity from './0005_item_validity.ts';
 import * as itemsAtScale from './0006_items_at_scale.ts';
+import * as blocks from './0007_blocks.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -18,4 +19,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0004_plugins_filters': pluginsFilters,
   '0005_item_validity': itemValidity,
   '0006_items_at_scale': itemsAtScale,
+  '0007_blocks': blocks,
 };

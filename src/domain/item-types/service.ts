@@ -11,6 +11,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { findModelState, listModelStates, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
+import { dropBlocksOfModel } from '../items/block-removal.ts';
 import { refreshRecords } from '../items/refresh.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
@@ -283,6 +284,7 @@ export async function destroyItemType(
     // The schema-sidebar entry always goes: one linked to no model is meaningless.
     await removeMenuEntriesOf(trx, 'schema_menu_items', target.id);
     if (!options.skipMenuItemsDeletion) await removeMenuEntriesOf(trx, 'menu_items', target.id);
+    if (target.modular_block) await dropBlocksOfModel(trx, target.id);
     await repo.deleteItemType(trx, target.id);
     await emitEvent(tx, { entityType: 'item_type', eventType: 'delete', entity: deleted });
     for (const previous of previousOfAffected) {

@@ -5,6 +5,7 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import { valuesToPresent } from './block-snapshots.ts';
 import { fieldsOfModels } from './model-fields.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
@@ -19,6 +20,8 @@ export type ItemListQuery = {
   /** `current` (default) or `published`. */
   version?: string;
   locale?: string;
+  /** `?nested=true`: blocks presented whole instead of by id. */
+  nested?: boolean;
   offset?: number;
   limit?: number;
 };
@@ -186,11 +189,21 @@ export async function listItems(
     ];
   const fieldsByModel = await fieldsOfModels(scope.db, modelIds);
   const modelById = new Map(models.map((model) => [model.id, model]));
-  const data = page.map((row) => {
+  const published = version === 'published';
+  // The page selected one values column: the published ones under `item_values` when asked.
+  const withFields = page.map((row) => ({
+    ...row,
+    published_values: published ? row.item_values : null,
+    fields: fieldsByModel.get(row.item_type_id) ?? [],
+  }));
+  const presented = await valuesToPresent(scope.db, withFields, {
+    published,
+    nested: query.nested ?? false,
+  });
+  const data = withFields.map((row, index) => {
     const model = modelById.get(row.item_type_id);
     if (!model) throw new Error(`record ${row.id} has no model`);
-    const fields = fieldsByModel.get(row.item_type_id) ?? [];
-    return presentItem(row, model, fields);
+    return presentItem(row, model, row.fields, presented[index]);
   });
   return { data, total: Number(count.total) };
 }

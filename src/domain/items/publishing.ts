@@ -4,6 +4,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { currentSnapshots } from './block-snapshots.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { byApiKey, emitItemEvent, findRow } from './service.ts';
 import { checkItemValues } from './values.ts';
@@ -35,13 +36,17 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
         },
         [],
       );
+    const { snapshots } = await currentSnapshots(tx.db, [
+      { id, values: before.item_values, fields },
+    ]);
     const now = new Date();
     const row = await tx.db
       .updateTable('items')
       .set({
         current_valid: true,
         published_valid: true,
-        published_values: JSON.stringify(before.item_values),
+        // The published values hold their blocks inline, as they are now (migration 0007).
+        published_values: JSON.stringify(snapshots[0]),
         published_version_id: before.current_version_id,
         status: 'published',
         published_at: now,

@@ -12,15 +12,20 @@ import { findRow } from './service.ts';
 // one is not a concern worth a per-field walk.
 const HOLDS_ID = '$.** ? (@ == $id)';
 
-/** The records whose current values link to this record (spec 09 §2 references). */
+/** The records whose current values (or blocks) link to this record (spec 09 §2 references). */
 export async function itemReferences(scope: Scope, id: string): Promise<Resource[]> {
   if (!(await findRow(scope.db, id))) throw new NotFound('Item', id);
+  const holdsId = sql<boolean>`jsonb_path_exists(item_values, ${HOLDS_ID}::jsonpath, jsonb_build_object('id', ${id}::text))`;
   const rows = await scope.db
     .selectFrom('items')
     .selectAll()
     .where('id', '!=', id)
-    .where(
-      sql<boolean>`jsonb_path_exists(item_values, ${HOLDS_ID}::jsonpath, jsonb_build_object('id', ${id}::text))`,
+    .where((eb) =>
+      eb.or([
+        holdsId,
+        // A record also references what its blocks link to (its blocks are its content).
+        eb('id', 'in', eb.selectFrom('blocks').select('item_id').where(holdsId)),
+      ]),
     )
     .orderBy('seq')
     .execute();

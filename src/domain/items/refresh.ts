@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
+import { blockIdValues } from '../../presenters/item-blocks.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { checkRecordValues } from '../fields/field-types/index.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
@@ -62,7 +63,8 @@ export async function refreshRecords(
     const current = rewrite(row.item_values);
     const published = row.published_values === null ? null : rewrite(row.published_values);
     const currentValid = isValid(current);
-    const publishedValid = published === null || isValid(published);
+    // Published values hold their blocks inline; their shape is checked with blocks by id.
+    const publishedValid = published === null || isValid(blockIdValues(fields, published));
     const unchanged =
       currentValid === row.current_valid &&
       publishedValid === row.published_valid &&

@@ -4,13 +4,16 @@ import type { FieldRow } from '../../db/schema.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { convertValue, type FieldType } from '../fields/field-types/index.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
+import { deleteBlocksHeldBy } from './block-removal.ts';
 import { hasInvalidRecords, refreshRecords, type StoredValues } from './refresh.ts';
 
 /**
  * Schema changes reaching records (spec 09 §3), each run in the schema change's own
  * transaction. Values are keyed by field id, so these touch one key of each record of the
- * model. Versions keep what was saved. (A model's destroy removes its records through the
- * items table's foreign key.)
+ * model, or of each block of a block model (blocks hold values like records, migration 0007;
+ * each change runs on both tables, and the one without rows of the model is left as it is).
+ * Versions keep what was saved. (A model's destroy removes its records, and a block model's
+ * its blocks, through the tables' foreign keys.)
  */
 
 type FieldChange = Pick<
@@ -38,14 +41,28 @@ export async function fillNewField(
     })
     .where('item_type_id', '=', field.item_type_id)
     .execute();
+  await trx
+    .updateTable('blocks')
+    .set({ item_values: sql`item_values || ${entry}` })
+    .where('item_type_id', '=', field.item_type_id)
+    .execute();
   if (hasValidators(field)) await refreshRecords(trx, field.item_type_id);
 }
 
-/** A destroyed field: its values leave every record of the model, which may make some valid. */
+/**
+ * A destroyed field: its values (and the blocks they held) leave every record of the model,
+ * which may make some valid.
+ */
 export async function dropFieldValues(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id'>,
+  field: Pick<FieldRow, 'id' | 'item_type_id' | 'field_type' | 'localized'>,
 ): Promise<void> {
+  await deleteBlocksHeldBy(trx, field);
+  await trx
+    .updateTable('blocks')
+    .set({ item_values: sql`item_values - ${field.id}::text` })
+    .where('item_type_id', '=', field.item_type_id)
+    .execute();
   await trx
     .updateTable('items')
     .set({
@@ -68,8 +85,9 @@ function eachValue(localized: boolean, value: unknown, convert: (v: unknown) => 
 /**
  * An updated field. A `field_type` change converts every record's value (spec 02 §9;
  * per locale when localized), then a `localized` switch makes a value the main locale's
- * value of the new localized value, or keeps the main locale's value. Any change of type,
- * localization or validators recomputes the records' validity.
+ * value of the new localized value, or keeps the main locale's value (the blocks of the
+ * other locales' values are deleted). Any change of type, localization or validators
+ * recomputes the records' validity. Blocks of a block model follow its fields the same way.
  */
 export async function followFieldUpdate(
   trx: EnvTrx,
@@ -90,14 +108,39 @@ export async function followFieldUpdate(
     if (after.localized) return { [mainLocale]: value ?? null };
     return isPlainObject(value) ? (value[mainLocale] ?? null) : null;
   };
-  await refreshRecords(trx, after.item_type_id, (values: StoredValues) =>
+  if (localizedChanged && !after.localized)
+    await deleteBlocksHeldBy(trx, { ...after, localized: true }, mainLocale);
+  const rewrite = (values: StoredValues) =>
     Object.hasOwn(values, after.id)
       ? {
           ...values,
           [after.id]: relocalize(eachValue(before.localized, values[after.id], convert)),
         }
-      : values,
-  );
+      : values;
+  await refreshRecords(trx, after.item_type_id, rewrite);
+  await rewriteBlocks(trx, after.item_type_id, rewrite);
+}
+
+/** Rewrites the values of every block of a block model (blocks have no validity to keep). */
+async function rewriteBlocks(
+  trx: EnvTrx,
+  blockModelId: string,
+  rewrite: (values: StoredValues) => StoredValues,
+): Promise<void> {
+  const rows = await trx
+    .selectFrom('blocks')
+    .select(['id', 'item_values'])
+    .where('item_type_id', '=', blockModelId)
+    .execute();
+  for (const row of rows) {
+    const values = rewrite(row.item_values);
+    if (JSON.stringify(values) !== JSON.stringify(row.item_values))
+      await trx
+        .updateTable('blocks')
+        .set({ item_values: JSON.stringify(values) })
+        .where('id', '=', row.id)
+        .execute();
+  }
 }
 
 /**
@@ -135,9 +178,11 @@ export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string
           .map((locale) => [locale, byLocale[locale] ?? null]),
       );
     };
-    await refreshRecords(trx, itemTypeId, (values) => ({
+    const rewrite = (values: StoredValues) => ({
       ...values,
       ...Object.fromEntries(model.ids.map((id) => [id, reshape(values[id])])),
-    }));
+    });
+    await refreshRecords(trx, itemTypeId, rewrite);
+    await rewriteBlocks(trx, itemTypeId, rewrite);
   }
 }

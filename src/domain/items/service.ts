@@ -16,6 +16,8 @@ import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
 import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
+import { valuesToPresent } from './block-snapshots.ts';
+import { BlockSession } from './blocks.ts';
 import type { ItemField } from './model-fields.ts';
 import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
 import { checkItemValues } from './values.ts';
@@ -118,17 +120,20 @@ function withSingletonItem(state: ModelState, itemId: string | null): ModelState
 export async function findItem(
   scope: Scope,
   id: string,
-  options: { version?: string } = {},
+  options: { version?: string; nested?: boolean } = {},
 ): Promise<Resource> {
   const {
     row,
     context: { model, fields },
   } = await findRecordOrFail(scope.db, id);
-  if (options.version === 'published') {
-    if (row.published_values === null) throw new NotFound('Published version of item', id);
-    return presentItem(row, model, fields, row.published_values);
-  }
-  return presentItem(row, model, fields);
+  const published = options.version === 'published';
+  if (published && row.published_values === null)
+    throw new NotFound('Published version of item', id);
+  const [values] = await valuesToPresent(scope.db, [{ ...row, fields }], {
+    published,
+    nested: options.nested ?? false,
+  });
+  return presentItem(row, model, fields, values);
 }
 
 /** Position for a new record of a sortable or tree model: after its siblings. */
@@ -247,11 +252,14 @@ export async function createItem(
         Object.hasOwn(sent, field.api_key) ? sent[field.api_key] : field.default_value,
       ]),
     );
+    const blocks = await BlockSession.open(trx, id, fields, locales);
     const values = await checkItemValues(
       trx,
-      { model, fields, locales, itemId: id, attributes },
+      { model, fields, locales, itemId: id, attributes, blocks },
       unknownKeys,
     );
+    // Versions and published values hold their blocks inline (migration 0007).
+    const snapshot = blocks ? blocks.snapshot(fields, values) : values;
     const published = !model.draft_mode_active;
     const versionId = generateId();
     const now = new Date();
@@ -264,7 +272,7 @@ export async function createItem(
       item_type_id: model.id,
       creator_id: creatorId,
       item_values: values,
-      published_values: published ? values : null,
+      published_values: published ? snapshot : null,
       status: published ? 'published' : 'draft',
       current_version_id: versionId,
       published_version_id: published ? versionId : null,
@@ -279,17 +287,19 @@ export async function createItem(
       published_valid: true,
     };
     const json = JSON.stringify(values);
+    const snapshotJson = blocks ? JSON.stringify(snapshot) : json;
     // The row and its first version in one statement: they name each other, and the
     // version's foreign key is checked when the statement ends.
     await executePrepared(
       trx,
       trx
         .with('version', (db) =>
-          db.insertInto('item_versions').values(versionRow(row, json, creatorId)),
+          db.insertInto('item_versions').values(versionRow(row, snapshotJson, creatorId)),
         )
         .insertInto('items')
-        .values({ ...row, item_values: json, published_values: published ? json : null }),
+        .values({ ...row, item_values: json, published_values: published ? snapshotJson : null }),
     );
+    await blocks?.commit(trx, fields, values);
     let state = context.state;
     if (model.singleton) {
       await trx
@@ -349,11 +359,14 @@ export async function updateItem(
     const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
     // Partial update: omitted fields keep their stored values.
     const attributes = { ...byApiKey(fields, before.item_values), ...sent };
+    const blocks = await BlockSession.open(trx, id, fields, locales);
     const values = await checkItemValues(
       trx,
-      { model, fields, locales, itemId: id, attributes },
+      { model, fields, locales, itemId: id, attributes, blocks },
       unknownKeys,
     );
+    // Versions and published values hold their blocks inline (migration 0007).
+    const snapshot = blocks ? blocks.snapshot(fields, values) : values;
     const published = !model.draft_mode_active;
     const versionId = generateId();
     const now = new Date();
@@ -382,19 +395,25 @@ export async function updateItem(
       ...before,
       ...changes,
       item_values: values,
-      ...(published ? { published_values: values } : {}),
+      ...(published ? { published_values: snapshot } : {}),
     };
     const json = JSON.stringify(values);
+    const snapshotJson = blocks ? JSON.stringify(snapshot) : json;
     await executePrepared(
       trx,
       trx
         .with('version', (db) =>
-          db.insertInto('item_versions').values(versionRow(row, json, editorId)),
+          db.insertInto('item_versions').values(versionRow(row, snapshotJson, editorId)),
         )
         .updateTable('items')
-        .set({ ...changes, item_values: json, ...(published ? { published_values: json } : {}) })
+        .set({
+          ...changes,
+          item_values: json,
+          ...(published ? { published_values: snapshotJson } : {}),
+        })
         .where('id', '=', id),
     );
+    await blocks?.commit(trx, fields, values);
     const previous = presentItem(before, model, fields);
     const entity = presentItem(row, model, fields);
     await emitItemEvent(tx, state, 'update', entity, previous);

@@ -2,6 +2,7 @@ import type { Scope } from '../../db/environment-scope.ts';
 import { presentItemVersion } from '../../presenters/item-version.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
+import { snapshotAsRequest } from './block-snapshots.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { findRow, updateItem } from './service.ts';
 
@@ -62,9 +63,7 @@ export async function restoreVersion(
 ): Promise<[Resource, Resource]> {
   const { version, item } = await findVersionRow(scope, versionId);
   const fields = await fieldsOfModel(scope.db, item.item_type_id);
-  const attributes = Object.fromEntries(
-    fields.map((field) => [field.api_key, version.item_values[field.id] ?? null]),
-  );
+  const attributes = await snapshotAsRequest(scope.db, item.id, fields, version.item_values);
   const record = await updateItem(scope, editorId, item.id, { attributes, meta: {} });
   return [record, await findVersion(scope, String(record.meta?.current_version))];
 }

@@ -43,9 +43,18 @@ function listQuery(query: RawQuery): ItemListQuery {
     orderBy: text(query, 'order_by'),
     version: text(query, 'version'),
     locale: text(query, 'locale'),
+    nested: nested(query),
     offset: integer(page.offset, 'page[offset]'),
     limit: integer(page.limit, 'page[limit]'),
   };
+}
+
+/** `nested=true` presents blocks whole (the client sends booleans as text). */
+function nested(query: RawQuery): boolean {
+  const value = text(query, 'nested');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new DomainError('INVALID_PARAMS', 'nested must be true or false');
 }
 
 function creatorOf(request: FastifyRequest): string | null {
@@ -63,6 +72,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.get<Params>('/items/:id', async (request) => ({
     data: await items.findItem(request.scope, request.params.id, {
       version: text(request.query as RawQuery, 'version'),
+      nested: nested(request.query as RawQuery),
     }),
   }));
 

@@ -1,0 +1,202 @@
+import type { PresentedField } from './item.ts';
+import { isoTime, type Resource, ref } from './jsonapi.ts';
+
+/**
+ * Blocks inside record values (rich_text, single_block, structured_text). A stored value
+ * names its blocks by id; a snapshot (a version's values, the published values) holds each
+ * block inline as a BlockNode, so it never depends on a block a later save removed.
+ */
+
+/** A field as block walking needs it: where its values name blocks, and whether per locale. */
+export type BlockHoldingField = PresentedField & { field_type: string; localized: boolean };
+
+/** A block inline in a snapshot: its model and its own values (by field id, snapshots too). */
+export type BlockNode = {
+  id: string;
+  item_type_id: string;
+  values: Record<string, unknown>;
+  created_at: string;
+  updated_at: string;
+};
+
+/** The fields of every block model, by block model id. */
+export type BlockModelFields = ReadonlyMap<string, readonly BlockHoldingField[]>;
+
+const BLOCK_FIELD_TYPES = ['rich_text', 'single_block', 'structured_text'];
+
+export function holdsBlocks(field: { field_type: string }): boolean {
+  return BLOCK_FIELD_TYPES.includes(field.field_type);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isBlockNode(value: unknown): value is BlockNode {
+  return isObject(value) && typeof value.item_type_id === 'string' && isObject(value.values);
+}
+
+/** Where a block sits in a value: its locale (localized fields) and its index. */
+export type BlockPlace = (string | number)[];
+
+type RefMapper = (ref: unknown, place: BlockPlace) => unknown;
+
+/** Structured text: `block` and `inlineBlock` nodes name blocks, in document order. */
+function mapDast(node: unknown, fn: (ref: unknown) => unknown): unknown {
+  if (!isObject(node)) return node;
+  let next = node;
+  if ((node.type === 'block' || node.type === 'inlineBlock') && 'item' in node)
+    next = { ...node, item: fn(node.item) };
+  if (Array.isArray(node.children))
+    next = { ...next, children: node.children.map((child) => mapDast(child, fn)) };
+  return next;
+}
+
+/** Replaces each block reference of one locale's value (a value of the wrong shape is kept). */
+function mapOne(fieldType: string, value: unknown, place: BlockPlace, fn: RefMapper): unknown {
+  if (value === null || value === undefined) return value;
+  if (fieldType === 'rich_text')
+    return Array.isArray(value) ? value.map((item, index) => fn(item, [...place, index])) : value;
+  if (fieldType === 'single_block') return fn(value, place);
+  if (fieldType === 'structured_text' && isObject(value) && isObject(value.document)) {
+    let index = 0;
+    return { ...value, document: mapDast(value.document, (item) => fn(item, [...place, index++])) };
+  }
+  return value;
+}
+
+/** Replaces each block reference of a field's value, in every locale of a localized field. */
+export function mapBlockRefs(field: BlockHoldingField, value: unknown, fn: RefMapper): unknown {
+  if (!holdsBlocks(field)) return value;
+  if (!field.localized || !isObject(value)) return mapOne(field.field_type, value, [], fn);
+  return Object.fromEntries(
+    Object.entries(value).map(([locale, inLocale]) => [
+      locale,
+      mapOne(field.field_type, inLocale, [locale], fn),
+    ]),
+  );
+}
+
+/** Structured text without the `block` / `inlineBlock` nodes naming these blocks. */
+function dropDast(node: unknown, gone: ReadonlySet<string>): unknown {
+  if (!isObject(node) || !Array.isArray(node.children)) return node;
+  const children = node.children
+    .filter(
+      (child) =>
+        !(
+          isObject(child) &&
+          (child.type === 'block' || child.type === 'inlineBlock') &&
+          typeof child.item === 'string' &&
+          gone.has(child.item)
+        ),
+    )
+    .map((child) => dropDast(child, gone));
+  return { ...node, children };
+}
+
+function dropOne(fieldType: string, value: unknown, gone: ReadonlySet<string>): unknown {
+  if (fieldType === 'rich_text' && Array.isArray(value))
+    return value.filter((item) => !(typeof item === 'string' && gone.has(item)));
+  if (fieldType === 'single_block')
+    return typeof value === 'string' && gone.has(value) ? null : value;
+  if (fieldType === 'structured_text' && isObject(value) && isObject(value.document))
+    return { ...value, document: dropDast(value.document, gone) };
+  return value;
+}
+
+/** A field's value no longer naming these blocks (in every locale). */
+export function withoutBlocks(
+  field: BlockHoldingField,
+  value: unknown,
+  gone: ReadonlySet<string>,
+): unknown {
+  if (!holdsBlocks(field)) return value;
+  if (!field.localized || !isObject(value)) return dropOne(field.field_type, value, gone);
+  return Object.fromEntries(
+    Object.entries(value).map(([locale, inLocale]) => [
+      locale,
+      dropOne(field.field_type, inLocale, gone),
+    ]),
+  );
+}
+
+/** Every block reference of a field's value, with its place. */
+export function blockRefsOf(
+  field: BlockHoldingField,
+  value: unknown,
+): { ref: unknown; place: BlockPlace }[] {
+  const found: { ref: unknown; place: BlockPlace }[] = [];
+  mapBlockRefs(field, value, (ref, place) => {
+    found.push({ ref, place });
+    return ref;
+  });
+  return found;
+}
+
+/** Values (by field id) whose block references are mapped by `fn`, recursively or not. */
+export function mapValues(
+  fields: readonly BlockHoldingField[],
+  values: Record<string, unknown>,
+  fn: RefMapper,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...values };
+  for (const field of fields)
+    if (holdsBlocks(field) && values[field.id] !== undefined)
+      out[field.id] = mapBlockRefs(field, values[field.id], fn);
+  return out;
+}
+
+/** A snapshot's values as a default read gives them: each block by its id. */
+export function blockIdValues(
+  fields: readonly BlockHoldingField[],
+  snapshot: Record<string, unknown>,
+): Record<string, unknown> {
+  return mapValues(fields, snapshot, (node) => (isBlockNode(node) ? node.id : node));
+}
+
+/** What presenting blocks whole needs: every block model's fields, and the record's version. */
+export type NestedContext = {
+  blockFields: BlockModelFields;
+  /** The version of the record the blocks are read from (a block is saved with its record). */
+  version: string;
+};
+
+/** A block as `?nested=true` gives it: a whole `item` with its own blocks nested too. */
+export function presentBlock(node: BlockNode, context: NestedContext): Resource {
+  const fields = context.blockFields.get(node.item_type_id) ?? [];
+  const values = nestedValues(fields, node.values, context);
+  const attributes: Record<string, unknown> = {};
+  for (const field of fields) attributes[field.api_key] = values[field.id] ?? null;
+  return {
+    type: 'item',
+    id: node.id,
+    attributes,
+    relationships: { item_type: { data: ref('item_type', node.item_type_id) } },
+    meta: {
+      created_at: isoTime(node.created_at),
+      updated_at: isoTime(node.updated_at),
+      published_at: null,
+      first_published_at: null,
+      publication_scheduled_at: null,
+      unpublishing_scheduled_at: null,
+      status: null,
+      is_valid: true,
+      is_current_version_valid: null,
+      is_published_version_valid: null,
+      current_version: context.version,
+      stage: null,
+      has_children: null,
+    },
+  };
+}
+
+/** A snapshot's values with every block presented whole (`?nested=true`). */
+export function nestedValues(
+  fields: readonly BlockHoldingField[],
+  snapshot: Record<string, unknown>,
+  context: NestedContext,
+): Record<string, unknown> {
+  return mapValues(fields, snapshot, (node) =>
+    isBlockNode(node) ? presentBlock(node, context) : node,
+  );
+}
