@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { allowEntryProblem } from './delivery/allowlist.ts';
 import { DATOCMS_RETRY_SCHEDULE } from './delivery/retry-schedule.ts';
+import { INSTALL_ROOT } from './paths.ts';
 import type { RateLimit } from './rate-limit/store.ts';
 
 /** Every setting Fieldhouse reads, typed and validated once at start. */
@@ -10,6 +11,8 @@ export type Config = {
   port: number;
   databaseUrl: string | null;
   dataDir: string;
+  /** Kept between runs and shared by data directories: initdb's output for the embedded database. */
+  cacheDir: string;
   adminToken: string | null;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   asyncJobs: boolean;
@@ -118,6 +121,11 @@ function rateLimit(env: Env): RateLimit | null {
   return { limit, windowSeconds };
 }
 
+/** FIELDHOUSE_CACHE_DIR, else `.cache` in the installation (beside the bundle bin/ runs). */
+export function cacheDir(env: Env = process.env): string {
+  return resolve(env.FIELDHOUSE_CACHE_DIR || join(INSTALL_ROOT, '.cache'));
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const logLevel = env.LOG_LEVEL || 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
@@ -135,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: integer(env, 'PORT', 3000, 0, 65535),
     databaseUrl: databaseUrl(env),
     dataDir: resolve(env.FIELDHOUSE_DATA_DIR || './data'),
+    cacheDir: cacheDir(env),
     adminToken,
     logLevel: logLevel as Config['logLevel'],
     asyncJobs: boolean(env, 'FIELDHOUSE_ASYNC_JOBS', false),

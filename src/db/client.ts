@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { Config } from '../config.ts';
+import { type Config, cacheDir } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
 import { analyzeChangedTablesEvery } from './embedded-analyze.ts';
 import { acquireLockFile } from './lock-file.ts';
@@ -32,7 +32,8 @@ const ANALYZE_INTERVAL_MS = 60_000;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> &
+    Partial<Pick<Config, 'cacheDir'>>,
 ): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.dbPoolSize });
@@ -56,7 +57,8 @@ export async function openDatabase(
   mkdirSync(config.dataDir, { recursive: true });
   const release = acquireLockFile(join(config.dataDir, 'fieldhouse.lock'));
   try {
-    const pglite = await openEmbedded(join(config.dataDir, 'pgdata'));
+    const cache = config.cacheDir ?? cacheDir();
+    const pglite = await openEmbedded(join(config.dataDir, 'pgdata'), cache);
     // PGlite is one session: a pool of one connection keeps each transaction whole.
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
     const db = new Kysely<ProjectDatabase>({

@@ -1,17 +1,21 @@
 import { fork } from 'node:child_process';
 import {
   closeSync,
+  cpSync,
   existsSync,
   fsyncSync,
+  mkdirSync,
   openSync,
   readdirSync,
+  readFileSync,
   renameSync,
   rmSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
+import { INSTALL_ROOT } from '../paths.ts';
 import { processIsAlive } from './process-alive.ts';
 
 // Postgres' default 128MB of shared buffers keeps ~300MB resident in WASM; 8MB
@@ -20,7 +24,20 @@ import { processIsAlive } from './process-alive.ts';
 // max_connections: 5 instead of 100 keeps ~4MB less of WASM memory resident.
 const POSTGRESQL_CONF = ['shared_buffers=8MB', 'max_connections=5'];
 
-const INIT_SCRIPT = fileURLToPath(new URL('./embedded-init.ts', import.meta.url));
+const INIT_SCRIPT = join(INSTALL_ROOT, 'src', 'db', 'embedded-init.ts');
+
+/** The PGlite release: a template data directory serves only the release that made it. */
+function pgliteVersion(): string {
+  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  // The package's entry is dist/index.*; its package.json is one level up.
+  const manifest = join(dirname(entry), '..', 'package.json');
+  return JSON.parse(readFileSync(manifest, 'utf8')).version;
+}
+
+/** Where the initdb result is kept for this PGlite release, under the cache directory. */
+export function templateDirIn(cacheDir: string): string {
+  return join(cacheDir, `pglite-${pgliteVersion()}-initdb`);
+}
 
 export function isInitialized(dataDir: string): boolean {
   return existsSync(join(dataDir, 'PG_VERSION'));
@@ -59,13 +76,14 @@ function syncDirectory(path: string): void {
 }
 
 /**
- * A fresh data directory runs initdb in WASM, which leaves ~700MB resident for the
- * life of the process. Doing it in a short-lived child keeps the server lean.
+ * initdb in WASM takes seconds and leaves ~700MB resident for the life of the process.
+ * Doing it in a short-lived child keeps the server lean.
  * The child builds the database in a directory of its own, and only this process
  * renames it into place once the child has succeeded: a child orphaned by a killed
  * parent (it exits as soon as it notices) never writes where a restarted server works.
  */
 async function initializeInChild(dataDir: string): Promise<void> {
+  mkdirSync(dirname(dataDir), { recursive: true });
   removeAbandonedInits(dataDir);
   // The child runs TypeScript whichever way the parent was started.
   const child = fork(INIT_SCRIPT, [dataDir], { stdio: 'inherit', execArgv: ['--import', 'tsx'] });
@@ -78,8 +96,38 @@ async function initializeInChild(dataDir: string): Promise<void> {
     if (initDir) rmSync(initDir, { recursive: true, force: true });
     throw new Error(`embedded database init exited with ${code}`);
   }
-  renameSync(initDir, dataDir);
+  publish(initDir, dataDir);
+}
+
+/**
+ * Renames a whole directory into place, durably. When another process published the
+ * same template first, its copy is kept and this one dropped: both are initdb's output.
+ */
+function publish(builtDir: string, dataDir: string): void {
+  try {
+    renameSync(builtDir, dataDir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if ((code !== 'ENOTEMPTY' && code !== 'EEXIST') || !isInitialized(dataDir)) throw error;
+    rmSync(builtDir, { recursive: true, force: true });
+  }
   syncDirectory(dirname(dataDir));
+}
+
+/**
+ * A new data directory is a copy of initdb's output, which is made once (in a child) and
+ * kept in the cache directory: every later new data directory starts in the time of a
+ * file copy instead of initdb's seconds. The copy is built beside the data directory,
+ * named by this process, and renamed into place whole.
+ */
+async function createDataDir(dataDir: string, cacheDir: string): Promise<void> {
+  const template = templateDirIn(cacheDir);
+  if (!isInitialized(template)) await initializeInChild(template);
+  removeAbandonedInits(dataDir);
+  const copyDir = initDirFor(dataDir, process.pid);
+  rmSync(copyDir, { recursive: true, force: true });
+  cpSync(template, copyDir, { recursive: true });
+  publish(copyDir, dataDir);
 }
 
 export async function createPGlite(dataDir: string): Promise<PGlite> {
@@ -91,12 +139,12 @@ export async function createPGlite(dataDir: string): Promise<PGlite> {
   return PGlite.create(dataDir, { postgresqlconf: POSTGRESQL_CONF });
 }
 
-export async function openEmbedded(dataDir: string): Promise<PGlite> {
+export async function openEmbedded(dataDir: string, cacheDir: string): Promise<PGlite> {
   if (!isInitialized(dataDir)) {
     // A data directory without PG_VERSION holds no database: it is what an in-place init
     // of an earlier version left when it was interrupted, and it would block the rename.
     rmSync(dataDir, { recursive: true, force: true });
-    await initializeInChild(dataDir);
+    await createDataDir(dataDir, cacheDir);
   }
   return createPGlite(dataDir);
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,22 +45,29 @@ function serveStarted(args: string[], env: Record<string, string>): FieldhousePr
   return run;
 }
 
-/** Waits until initdb has written something into an embedded data directory under `dataDir`. */
-async function waitForInitWrites(dataDir: string): Promise<void> {
+/** Waits until initdb has written something into a data directory it builds under `cacheDir`. */
+async function waitForInitWrites(cacheDir: string): Promise<void> {
   const deadline = Date.now() + PROCESS_WAIT_MS;
   const found = () => {
     try {
-      return readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).some((path) =>
-        /^pgdata[^/]*\//.test(path),
+      return readdirSync(cacheDir, { recursive: true, encoding: 'utf8' }).some((path) =>
+        /^pglite-[^/]*\.init-\d+\//.test(path),
       );
     } catch {
       return false; // a directory vanished while it was read: look again
     }
   };
   while (!found()) {
-    if (Date.now() > deadline) throw new Error(`initdb wrote nothing under ${dataDir}`);
+    if (Date.now() > deadline) throw new Error(`initdb wrote nothing under ${cacheDir}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
+}
+
+/** A new, empty temporary directory, removed after the tests. */
+function temporaryDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-cli-'));
+  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 /** Whether a new TCP connection to the server's port is accepted. */
@@ -353,10 +360,51 @@ describe('the fieldhouse command line', () => {
       await afterCrash.listening; // a dead owner's lock is taken over
     });
 
+    test('embedded: a new data dir is a copy of the cached initdb output, and each data dir is its own database', async () => {
+      const cacheDir = temporaryDir();
+      const firstDir = temporaryDir();
+      const first = serveStarted([], {
+        FIELDHOUSE_DATA_DIR: firstDir,
+        FIELDHOUSE_CACHE_DIR: cacheDir,
+      });
+      const firstClient = buildClient({
+        apiToken: ADMIN_TOKEN,
+        baseUrl: await first.listening,
+        autoRetry: false,
+      });
+      await firstClient.itemTypes.create({ name: 'Post', api_key: 'post' });
+      const templates = readdirSync(cacheDir);
+      assert.equal(templates.length, 1, `one template in the cache: ${templates}`);
+      // A file only the cached template has: a data dir built from it has it too.
+      const template = join(cacheDir, templates[0] ?? '');
+      writeFileSync(join(template, 'copied-from-template'), '');
+
+      const secondDir = temporaryDir();
+      const second = serveStarted([], {
+        FIELDHOUSE_DATA_DIR: secondDir,
+        FIELDHOUSE_CACHE_DIR: cacheDir,
+      });
+      const secondClient = buildClient({
+        apiToken: ADMIN_TOKEN,
+        baseUrl: await second.listening,
+        autoRetry: false,
+      });
+      await second.waitFor(/fieldhouse started/);
+      assert.ok(existsSync(join(secondDir, 'pgdata', 'copied-from-template')));
+      assert.match(second.output(), /project created/);
+      assert.deepEqual(await secondClient.itemTypes.list(), []);
+      await secondClient.itemTypes.create({ name: 'Page', api_key: 'page' });
+      assert.deepEqual(
+        (await firstClient.itemTypes.list()).map((itemType) => itemType.api_key),
+        ['post'],
+      );
+    });
+
     test('embedded: a first start killed during database init leaves no init behind; a restart builds a whole database', async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'fieldhouse-cli-'));
-      cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-      const env = { FIELDHOUSE_DATA_DIR: dataDir };
+      const dataDir = temporaryDir();
+      // An empty cache: initdb runs, as on a machine's first start.
+      const cacheDir = temporaryDir();
+      const env = { FIELDHOUSE_DATA_DIR: dataDir, FIELDHOUSE_CACHE_DIR: cacheDir };
       const first = serveStarted([], env);
       const parentPid = first.child.pid ?? 0;
       const initPid = await waitForChildProcess(parentPid, /embedded-init/);
@@ -366,7 +414,7 @@ describe('the fieldhouse command line', () => {
       });
       // Caught as initdb starts writing and held there, so the restart below meets a
       // half-written database wherever the init writes.
-      await waitForInitWrites(dataDir);
+      await waitForInitWrites(cacheDir);
       process.kill(initPid, 'SIGSTOP');
       first.child.kill('SIGKILL');
       await first.exited;
@@ -382,7 +430,9 @@ describe('the fieldhouse command line', () => {
       await client.itemTypes.create({ name: 'Post', api_key: 'post' });
       await restart.stop();
       assert.deepEqual(
-        readdirSync(dataDir).filter((entry) => entry.includes('.init-')),
+        [...readdirSync(dataDir), ...readdirSync(cacheDir)].filter((entry) =>
+          entry.includes('.init-'),
+        ),
         [],
         'no init directory is left',
       );

@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, loadDotEnv } from '../../src/config.ts';
 
 test('defaults: embedded database under ./data on 127.0.0.1:3000', () => {
@@ -11,6 +12,8 @@ test('defaults: embedded database under ./data on 127.0.0.1:3000', () => {
   assert.equal(config.port, 3000);
   assert.equal(config.databaseUrl, null);
   assert.equal(config.dataDir, join(process.cwd(), 'data'));
+  // Beside the installation, not the working directory: one cache however it is started.
+  assert.equal(config.cacheDir, join(fileURLToPath(new URL('../..', import.meta.url)), '.cache'));
   assert.equal(config.adminToken, null);
   assert.equal(config.asyncJobs, false);
   assert.deepEqual(config.webhookAllow, []);
@@ -26,6 +29,7 @@ test('every variable is read and checked', () => {
     PORT: '8080',
     DATABASE_URL: 'postgresql://u@db:5432/fh',
     FIELDHOUSE_DATA_DIR: '/var/lib/fieldhouse',
+    FIELDHOUSE_CACHE_DIR: '/var/cache/fieldhouse',
     FIELDHOUSE_ADMIN_TOKEN: 'a-very-secret-token',
     FIELDHOUSE_ASYNC_JOBS: 'true',
     FIELDHOUSE_DB_POOL_SIZE: '20',
@@ -40,6 +44,7 @@ test('every variable is read and checked', () => {
     port: 8080,
     databaseUrl: 'postgresql://u@db:5432/fh',
     dataDir: '/var/lib/fieldhouse',
+    cacheDir: '/var/cache/fieldhouse',
     adminToken: 'a-very-secret-token',
     logLevel: 'warn',
     asyncJobs: true,
