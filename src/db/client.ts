@@ -7,6 +7,7 @@ import { type Config, cacheDir } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
 import { analyzeChangedTablesEvery } from './embedded-analyze.ts';
 import { acquireLockFile } from './lock-file.ts';
+import { queryCounter } from './query-count.ts';
 import type { ProjectDatabase } from './schema.ts';
 
 export type Db = Kysely<ProjectDatabase>;
@@ -41,7 +42,10 @@ export async function openDatabase(
     pool.on('error', (error) => {
       process.emitWarning(`PostgreSQL connection lost while idle: ${error.message}`);
     });
-    const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<ProjectDatabase>({
+      dialect: new PostgresDialect({ pool }),
+      log: queryCounter,
+    });
     return {
       db,
       kind: 'postgres',
@@ -57,7 +61,10 @@ export async function openDatabase(
     const pglite = await openEmbedded(join(config.dataDir, 'pgdata'), cache);
     // PGlite is one session: a pool of one connection keeps each transaction whole.
     const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
-    const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<ProjectDatabase>({
+      dialect: new PostgresDialect({ pool }),
+      log: queryCounter,
+    });
     const stopAnalyze = analyzeChangedTablesEvery(db, ANALYZE_INTERVAL_MS);
     return {
       db,

@@ -1,23 +1,25 @@
 import { sql } from 'kysely';
-import { executePrepared } from '../db/prepared.ts';
+import type { WebhookRow } from '../db/schema.ts';
 import type { Trx } from '../db/transaction.ts';
 import { WEBHOOK_CALLS_CHANNEL } from './channel.ts';
 import { type MatchableEvent, webhookWantsEvent } from './matching.ts';
 
+/** What the fan-out reads of each enabled webhook. */
+export type EnabledWebhook = Pick<WebhookRow, 'id' | 'events'>;
+
 /**
  * Queues one delivery (a pending webhook_calls row, due now) per enabled webhook that
  * wants the event, inside the caller's transaction: the calls commit with the change.
- * The notification is sent on commit only, so workers never wake for a rolled-back change.
+ * `webhooks` are the enabled webhooks, read in the same transaction (with the event's
+ * insert). The notification is sent on commit only, so workers never wake for a
+ * rolled-back change.
  */
 export async function enqueueWebhookCalls(
   trx: Trx,
   eventId: string,
   event: MatchableEvent,
+  webhooks: EnabledWebhook[],
 ): Promise<number> {
-  const webhooks = await executePrepared(
-    trx,
-    trx.selectFrom('webhooks').select(['id', 'events']).where('enabled', '=', true),
-  );
   const targets = webhooks.filter((webhook) => webhookWantsEvent(webhook.events, event));
   if (targets.length === 0) return 0;
   await trx

@@ -1,9 +1,10 @@
+import { sql } from 'kysely';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
 import { executePrepared } from '../db/prepared.ts';
 import type { Trx } from '../db/transaction.ts';
 import type { EnvironmentResource } from '../presenters/environment.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
-import { enqueueWebhookCalls } from './fan-out.ts';
+import { type EnabledWebhook, enqueueWebhookCalls } from './fan-out.ts';
 import type { MatchableEvent } from './matching.ts';
 
 export type SchemaEvent =
@@ -85,8 +86,27 @@ export async function recordEvent(
           }
         : {}),
     })
-    .returning('id');
+    // The enabled webhooks come back with the id, saving the fan-out a round trip.
+    .returning((eb) => [
+      'id',
+      eb
+        .selectFrom('webhooks')
+        .select(
+          sql<
+            EnabledWebhook[]
+          >`coalesce(json_agg(json_build_object('id', id::text, 'events', events)), '[]')`.as(
+            'webhooks',
+          ),
+        )
+        .where('enabled', '=', true)
+        .as('webhooks'),
+    ]);
   const [inserted] = await executePrepared(trx, insert);
   if (!inserted) throw new Error('the event insert returned no id');
-  await enqueueWebhookCalls(trx, inserted.id, matchable(event, environment));
+  await enqueueWebhookCalls(
+    trx,
+    inserted.id,
+    matchable(event, environment),
+    inserted.webhooks ?? [],
+  );
 }

@@ -13,6 +13,7 @@ import {
   registerErrorHandler,
 } from './plugins/error-handler.ts';
 import { registerProtocolHooks } from './plugins/protocol.ts';
+import { registerQueryCountHeader } from './plugins/query-count.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerUnstorableInputGuard } from './plugins/unstorable-input.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
@@ -65,6 +66,7 @@ export async function buildApp(
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
+  registerQueryCountHeader(app);
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched URLs share one label, so scanners cannot grow the series without bound.
     const route = request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched');

@@ -282,22 +282,24 @@ describe('the fieldhouse command line', () => {
     slow.finish();
     assert.equal(await slow.response, 201);
     assert.equal(await server.exited, 0);
-    // In the order the process logged them (its stdout), whatever the machine's load.
-    const messages = server.logRecords().map((record) => record.msg ?? '');
+    // In the order the process took the steps: each record's own timestamp, stamped when
+    // it was logged. Not the order of the lines: pino writes stdout asynchronously, and
+    // at exit it may flush queued lines ahead of one still being written.
+    const records = server.logRecords();
     const steps = [
       /^shutting down$/,
       /^HTTP server closed/,
       /^delivery worker stopped/,
       /^database closed$/,
       /^shutdown complete$/,
-    ].map((step) => messages.findIndex((message) => step.test(message)));
+    ].map((step) => records.find((record) => step.test(record.msg ?? ''))?.time);
     assert.ok(
-      steps.every((at) => at >= 0),
+      steps.every((time) => typeof time === 'number'),
       `every step is logged:\n${server.output()}`,
     );
     assert.deepEqual(
       steps,
-      [...steps].sort((a, b) => a - b),
+      [...steps].sort((a, b) => Number(a) - Number(b)),
       `in order:\n${server.output()}`,
     );
     assert.equal(

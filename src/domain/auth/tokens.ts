@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { executePrepared } from '../../db/prepared.ts';
+import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Actor, Permission } from '../actor.ts';
 import { recordCmaAccess } from './last-access.ts';
 import { finalPermissions } from './permissions.ts';
@@ -39,8 +40,16 @@ export function actorFromRole(
   };
 }
 
+/** What a request learns of the environment it names, read with its token. */
+export type RequestedEnvironment = Pick<
+  EnvironmentRow,
+  'id' | 'number' | 'schema_name' | 'is_primary' | 'status'
+>;
+
 /**
- * The caller behind a bearer token, or null when the token is unknown or not for the CMA.
+ * The caller behind a bearer token, or null when the token is unknown or not for the CMA,
+ * with the environment the request names (`environmentId`, else the primary; null when
+ * there is none such): both in one round trip, the one every request makes.
  * Its rights are its role's final permissions, inherited ones included.
  *
  * Read from the database on every request, never cached: a deleted or regenerated token
@@ -48,10 +57,19 @@ export function actorFromRole(
  * database. The read is one indexed lookup on a prepared statement; a cache would need
  * a round trip to validate it across processes, which costs about as much.
  */
-export async function authenticate(db: Db, token: string): Promise<Actor | null> {
+export async function authenticate(
+  db: Db,
+  token: string,
+  environmentId: string | null,
+): Promise<{ actor: Actor; environment: RequestedEnvironment | null } | null> {
   const query = db
     .selectFrom('access_tokens')
     .innerJoin('roles', 'roles.id', 'access_tokens.role_id')
+    .leftJoin('environments as e', (join) =>
+      environmentId === null
+        ? join.on('e.is_primary', '=', true)
+        : join.on('e.id', '=', environmentId),
+    )
     .select([
       'access_tokens.id as tokenId',
       'access_tokens.last_cma_access_at',
@@ -60,6 +78,11 @@ export async function authenticate(db: Db, token: string): Promise<Actor | null>
       'roles.id as roleId',
       'roles.attributes',
       'roles.inherits_permissions_from',
+      'e.id as environmentId',
+      'e.number',
+      'e.schema_name',
+      'e.is_primary',
+      'e.status',
     ])
     .where('token_hash', '=', hashToken(token));
   const [row] = await executePrepared(db, query);
@@ -70,9 +93,24 @@ export async function authenticate(db: Db, token: string): Promise<Actor | null>
       ? roleGraph([{ ...row, id: row.roleId }])
       : await loadRoleChain(db, row.roleId);
   await recordCmaAccess(db, row.tokenId, row.last_cma_access_at);
-  return actorFromRole(
+  const actor = actorFromRole(
     { id: row.tokenId, hardcodedType: row.hardcoded_type },
     row.roleId,
     finalPermissions(row.roleId, chain),
   );
+  const environment =
+    row.environmentId === null ||
+    row.number === null ||
+    row.schema_name === null ||
+    row.is_primary === null ||
+    row.status === null
+      ? null
+      : {
+          id: row.environmentId,
+          number: row.number,
+          schema_name: row.schema_name,
+          is_primary: row.is_primary,
+          status: row.status,
+        };
+  return { actor, environment };
 }

@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope.ts';
+import { executePrepared } from '../../db/prepared.ts';
+import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
@@ -23,26 +26,78 @@ export type ModelState = {
   fieldsets: Pick<FieldsetRow, 'id' | 'item_type_id' | 'position'>[];
 };
 
+/** The summaries of a model's fields, as json, from `fields as s` in a subquery. */
+export const FIELD_SUMMARIES_JSON = sql<FieldSummary[]>`coalesce(json_agg(json_build_object(
+  'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
+  'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
+  'label', s.label) ORDER BY s.position, s.seq), '[]')`;
+
+/** The summaries of a model's fieldsets, as json, from `fieldsets as g` in a subquery. */
+export const FIELDSET_SUMMARIES_JSON = sql<ModelState['fieldsets']>`coalesce(json_agg(
+  json_build_object('id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
+  ORDER BY g.position, g.seq), '[]')`;
+
+/**
+ * Model states (by id, by id or api_key, or all of them), in one round trip on a prepared statement. The model
+ * row comes as row_to_json (see row-json.ts).
+ */
+async function selectModelStates(
+  db: EnvQueryable,
+  by: 'id' | 'idOrApiKey' | 'all',
+  key = '',
+): Promise<(ModelState & { id: string })[]> {
+  const query = db
+    .selectFrom('item_types as it')
+    .select([
+      'it.id',
+      sql<RowJson<ItemTypeRow>>`row_to_json(it.*)`.as('item_type'),
+      (eb) =>
+        eb
+          .selectFrom('fields as s')
+          .select(FIELD_SUMMARIES_JSON.as('summaries'))
+          .whereRef('s.item_type_id', '=', 'it.id')
+          .as('field_summaries'),
+      (eb) =>
+        eb
+          .selectFrom('fieldsets as g')
+          .select(FIELDSET_SUMMARIES_JSON.as('summaries'))
+          .whereRef('g.item_type_id', '=', 'it.id')
+          .as('fieldset_summaries'),
+    ]);
+  const rows = await executePrepared(
+    db,
+    by === 'all'
+      ? query.orderBy('it.seq')
+      : by === 'id'
+        ? query.where('it.id', '=', key)
+        : query.where((eb) => eb.or([eb('it.id', '=', key), eb('it.api_key', '=', key)])),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    itemType: fromRowJson(row.item_type),
+    // An aggregate subquery always yields its one row; coalesce makes it '[]'.
+    fields: row.field_summaries ?? [],
+    fieldsets: row.fieldset_summaries ?? [],
+  }));
+}
+
 export async function loadModelState(db: EnvQueryable, itemTypeId: string): Promise<ModelState> {
-  const [itemType, fields, fieldsets] = await Promise.all([
-    db.selectFrom('item_types').selectAll().where('id', '=', itemTypeId).executeTakeFirst(),
-    db
-      .selectFrom('fields')
-      .select(['id', 'item_type_id', 'fieldset_id', 'position', 'field_type', 'api_key', 'label'])
-      .where('item_type_id', '=', itemTypeId)
-      .orderBy('position')
-      .orderBy('seq')
-      .execute(),
-    db
-      .selectFrom('fieldsets')
-      .select(['id', 'item_type_id', 'position'])
-      .where('item_type_id', '=', itemTypeId)
-      .orderBy('position')
-      .orderBy('seq')
-      .execute(),
-  ]);
-  if (!itemType) throw new NotFound('Item type', itemTypeId);
-  return { itemType, fields, fieldsets };
+  const [state] = await selectModelStates(db, 'id', itemTypeId);
+  if (!state) throw new NotFound('Item type', itemTypeId);
+  return state;
+}
+
+/** Every model's state, in creation order. */
+export async function listModelStates(db: EnvQueryable): Promise<ModelState[]> {
+  return selectModelStates(db, 'all');
+}
+
+/** The state of the model with this id or, failing that, this api_key. */
+export async function findModelState(db: EnvQueryable, idOrApiKey: string): Promise<ModelState> {
+  const states = await selectModelStates(db, 'idOrApiKey', idOrApiKey);
+  const state = states.find((candidate) => candidate.id === idOrApiKey) ?? states[0];
+  if (!state) throw new NotFound('Item type', idOrApiKey);
+  return state;
 }
 
 /** The model as the item-type API presents it, fields in form order. */

@@ -1,9 +1,10 @@
 import { sql } from 'kysely';
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
+import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
-import type { FieldSummary, ModelState } from './model-state.ts';
+import { FIELD_SUMMARIES_JSON, FIELDSET_SUMMARIES_JSON, type ModelState } from './model-state.ts';
 
 /** A field row as the service builds it, before the database adds seq and created_at. */
 export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;
@@ -14,33 +15,25 @@ export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;
  */
 export async function findField(db: EnvQueryable, idOrKey: string): Promise<FieldRow | null> {
   const separator = idOrKey.indexOf('::');
-  if (separator === -1) {
-    return (
-      (await db.selectFrom('fields').selectAll().where('id', '=', idOrKey).executeTakeFirst()) ??
-      null
-    );
-  }
-  const row = await db
-    .selectFrom('fields')
-    .innerJoin('item_types', 'item_types.id', 'fields.item_type_id')
-    .selectAll('fields')
-    .where('item_types.api_key', '=', idOrKey.slice(0, separator))
-    .where('fields.api_key', '=', idOrKey.slice(separator + 2))
-    .executeTakeFirst();
-  return row ?? null;
+  const query = db
+    .selectFrom('fields as f')
+    .select(sql<RowJson<FieldRow>>`row_to_json(f.*)`.as('field'));
+  const [row] = await executePrepared(
+    db,
+    separator === -1
+      ? query.where('f.id', '=', idOrKey)
+      : query
+          .innerJoin('item_types as it', 'it.id', 'f.item_type_id')
+          .where('it.api_key', '=', idOrKey.slice(0, separator))
+          .where('f.api_key', '=', idOrKey.slice(separator + 2)),
+  );
+  return row ? fromRowJson(row.field) : null;
 }
 
 export async function findFieldOrFail(db: EnvQueryable, idOrKey: string): Promise<FieldRow> {
   const row = await findField(db, idOrKey);
   if (!row) throw new NotFound('Field', idOrKey);
   return row;
-}
-
-/** A row as row_to_json gives it: timestamps as strings, bigints as numbers. */
-type RowJson<Row> = Omit<Row, 'seq' | 'created_at'> & { seq: number; created_at: string };
-
-function fromRowJson<Row>(row: RowJson<Row>): Row {
-  return { ...row, seq: String(row.seq), created_at: new Date(row.created_at) } as Row;
 }
 
 /**
@@ -63,22 +56,13 @@ export async function findFieldWithModel(
       (eb) =>
         eb
           .selectFrom('fields as s')
-          .select(
-            sql<FieldSummary[]>`coalesce(json_agg(json_build_object(
-              'id', s.id, 'item_type_id', s.item_type_id, 'fieldset_id', s.fieldset_id,
-              'position', s.position, 'field_type', s.field_type, 'api_key', s.api_key,
-              'label', s.label) ORDER BY s.position, s.seq), '[]')`.as('summaries'),
-          )
+          .select(FIELD_SUMMARIES_JSON.as('summaries'))
           .whereRef('s.item_type_id', '=', 'f.item_type_id')
           .as('field_summaries'),
       (eb) =>
         eb
           .selectFrom('fieldsets as g')
-          .select(
-            sql<ModelState['fieldsets']>`coalesce(json_agg(json_build_object(
-              'id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
-              ORDER BY g.position, g.seq), '[]')`.as('summaries'),
-          )
+          .select(FIELDSET_SUMMARIES_JSON.as('summaries'))
           .whereRef('g.item_type_id', '=', 'f.item_type_id')
           .as('fieldset_summaries'),
     ]);

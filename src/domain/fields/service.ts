@@ -25,6 +25,7 @@ import { checkFieldDefinition, type FieldDefinition } from './field-types/index.
 import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from './model-links.ts';
 import {
   emitModelUpdate,
+  findModelState,
   fullFieldsInFormOrder,
   loadModelState,
   type ModelState,
@@ -50,8 +51,7 @@ function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKe
 }
 
 export async function listFields(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
-  const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
-  const state = await loadModelState(scope.db, itemType.id);
+  const state = await findModelState(scope.db, itemTypeIdOrKey);
   return (await fullFieldsInFormOrder(scope.db, state)).map(presentField);
 }
 
@@ -103,8 +103,11 @@ export async function createField(
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
-      const owner = await findItemTypeOrFail(trx, itemTypeIdOrKey);
-      const [state, locales] = await Promise.all([loadModelState(trx, owner.id), siteLocales(trx)]);
+      const [state, locales] = await Promise.all([
+        findModelState(trx, itemTypeIdOrKey),
+        siteLocales(trx),
+      ]);
+      const owner = state.itemType;
       checkRoomFor('fields_per_item_type', state.fields.length);
       const issues = new Issues('Field');
       await checkNewId(trx, issues, 'id', input.id, 'fields');

@@ -9,6 +9,7 @@ import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
+import { findModelState, listModelStates, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { dropBlocksOfModel } from '../items/block-removal.ts';
 import { refreshRecords } from '../items/refresh.ts';
@@ -62,11 +63,11 @@ export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<
 }
 
 export async function listItemTypes(scope: Scope): Promise<Resource[]> {
-  return presentMany(scope.db, await repo.listItemTypes(scope.db));
+  return (await listModelStates(scope.db)).map(presentModel);
 }
 
 export async function findItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
-  return present(scope.db, await findOrFail(scope.db, idOrApiKey));
+  return presentModel(await findModelState(scope.db, idOrApiKey));
 }
 
 /** Models having a field whose validators reference this one. */
@@ -114,7 +115,10 @@ async function checkAndBuild(
           .where('id', '=', next.workflow_id)
           .executeTakeFirst()
       : Promise.resolve(next.workflow_id === null ? undefined : { id: next.workflow_id }),
-    repo.clashingItemType(trx, next.name, next.api_key, before ? before.id : null),
+    // Unique indexes keep an unchanged name and api_key free of clashes.
+    before && next.name === before.name && next.api_key === before.api_key
+      ? { nameTaken: false, apiKeyTaken: false }
+      : repo.clashingItemType(trx, next.name, next.api_key, before ? before.id : null),
   ]);
   return validateItemType(before, next, input, {
     isCreate: before === null,
@@ -154,7 +158,8 @@ export async function createItemType(
         itemTypeId: row.id,
         kind: row.modular_block ? 'modular_block' : 'item_type',
       });
-      const itemType = await present(trx, row);
+      // A model being created has no fields or fieldsets yet.
+      const itemType = presentItemType(row, { fieldIds: [], fieldsetIds: [] });
       await emitEvent(tx, { entityType: 'item_type', eventType: 'create', entity: itemType });
       return { itemType, menuItem };
     });
@@ -171,18 +176,18 @@ export async function updateItemType(
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
-      const before = await findOrFail(trx, idOrApiKey);
       // Updating a model leaves its fields and fieldsets as they are: one read serves
       // the rules and both the previous and the new presentation.
-      const childRows = await repo.loadChildRows(trx, [before.id]);
+      const state = await findModelState(trx, idOrApiKey);
+      const before = state.itemType;
       const draft = await checkAndBuild(
         trx,
         before,
         applyItemTypeInput(before, input),
         input,
-        childRows.fields,
+        state.fields,
       );
-      const children = repo.arrangeChildren(childRows, [before.id]).get(before.id) ?? {
+      const children = repo.arrangeChildren(state, [before.id]).get(before.id) ?? {
         fieldIds: [],
         fieldsetIds: [],
       };

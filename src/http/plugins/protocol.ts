@@ -6,8 +6,7 @@ import {
   type Scope,
   scopeFor,
 } from '../../db/environment-scope.ts';
-import { executePrepared } from '../../db/prepared.ts';
-import { authenticate } from '../../domain/auth/tokens.ts';
+import { authenticate, type RequestedEnvironment } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { assertMayAtAll } from '../../domain/items/access.ts';
 
@@ -35,11 +34,14 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
     if (request.is404 || request.routeOptions.config.public) return;
 
     const token = bearerToken(request);
+    let environment: RequestedEnvironment | null = null;
     if (token !== undefined) {
-      request.actor = token === null ? null : await authenticate(db, token);
-      if (!request.actor) {
+      const found = token === null ? null : await authenticate(db, token, requestedId(request));
+      if (!found) {
         throw new DomainError('INVALID_AUTHORIZATION_HEADER', 'The API token is not valid');
       }
+      request.actor = found.actor;
+      environment = found.environment;
     }
     if (!ACCEPTED_MEDIA.test(request.headers.accept ?? '')) {
       throw new DomainError('INVALID_ACCEPT_HEADER', 'Accept must be application/json');
@@ -52,9 +54,9 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
       throw new DomainError('INVALID_API_VERSION', 'X-Api-Version must be 3');
     }
     reply.header('x-api-version', '3');
-    const environment = await resolveEnvironment(db, request);
-    checkEnvironmentAccess(request, environment);
-    request.scope = scopeFor(db, environment);
+    const ref = readyEnvironment(requestedId(request), environment);
+    checkEnvironmentAccess(request, ref);
+    request.scope = scopeFor(db, ref);
     const permission = request.routeOptions.config.permission;
     if (permission && !request.actor?.permissions.has(permission)) {
       throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
@@ -79,17 +81,14 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
   });
 }
 
-/** The environment `X-Environment` names, else the primary: resolved once per request. */
-async function resolveEnvironment(db: Db, request: FastifyRequest): Promise<EnvironmentRef> {
+/** The environment `X-Environment` names, else null for the primary. */
+function requestedId(request: FastifyRequest): string | null {
   const header = request.headers['x-environment'];
-  const id = typeof header === 'string' && header !== '' ? header : null;
-  const query = db
-    .selectFrom('environments')
-    .select(['id', 'number', 'schema_name', 'is_primary', 'status']);
-  const [row] = await executePrepared(
-    db,
-    id === null ? query.where('is_primary', '=', true) : query.where('id', '=', id),
-  );
+  return typeof header === 'string' && header !== '' ? header : null;
+}
+
+/** The requested environment, read with the token, if it can serve requests. */
+function readyEnvironment(id: string | null, row: RequestedEnvironment | null): EnvironmentRef {
   if (!row || row.status === 'destroying') {
     throw new DomainError('INVALID_ENVIRONMENT', `Environment "${id}" does not exist`);
   }

@@ -1,0 +1,250 @@
+// Benchmark: hot-path latency of a real `fieldhouse serve` process against a bare Fastify
+// server answering the same routes with the same documents (static), both started here,
+// in one run. Raw HTTP on one keep-alive connection per server, one request at a time;
+// the two servers take turns in blocks, so a neighbour's load hits both alike.
+// Prints per path p50/p99 of each server, their ratio, and the statements Fieldhouse sent
+// per request (FIELDHOUSE_COUNT_QUERIES=1 makes it report them in a header).
+// Usage: npx tsx bench/latency.ts [--db embedded|postgres] [--requests 2000] [--block 200]
+//                                 [--cpu-prof DIR]
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildClient } from '@datocms/cma-client-node';
+import Fastify from 'fastify';
+import { Client } from 'undici';
+import { benchDatabase, cpuMs, percentile, printTable, serverEnv } from './support.ts';
+
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string', default: 'embedded' },
+    requests: { type: 'string', default: '2000' },
+    block: { type: 'string', default: '200' },
+    'cpu-prof': { type: 'string' },
+    'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    // Internal: run as the bare server, answering the documents in this file.
+    bare: { type: 'string' },
+  },
+});
+
+type Path = { name: string; method: 'GET' | 'PUT'; url: string; body?: (i: number) => string };
+type Documents = Record<string, unknown>;
+
+/** The bare server: the same routes, the documents Fieldhouse answered, nothing else. */
+async function serveBare(file: string): Promise<void> {
+  const documents = JSON.parse(readFileSync(file, 'utf8')) as Documents;
+  const app = Fastify();
+  const json = ['application/json', 'application/vnd.api+json'];
+  app.addContentTypeParser(json, { parseAs: 'string' }, (_request, body, done) => {
+    done(null, JSON.parse(body as string));
+  });
+  for (const [key, document] of Object.entries(documents)) {
+    const [method, url] = key.split(' ') as ['GET' | 'PUT', string];
+    app.route({ method, url, handler: async () => document });
+  }
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  process.stdout.write(`bare listening at ${address}\n`);
+}
+
+if (values.bare) {
+  await serveBare(values.bare);
+} else {
+  await main();
+}
+
+/** Starts a process and resolves with the URL its first line matching `pattern` gives. */
+async function startServer(
+  args: string[],
+  env: Record<string, string>,
+  pattern: RegExp,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let seen = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = pattern.exec(seen);
+      if (!match) return;
+      // From here on the output (request logs) is drained unread, as a log shipper would.
+      child.stdout?.off('data', onData);
+      child.stdout?.resume();
+      resolve((match[1] ?? '').replace('[::1]', '127.0.0.1'));
+    };
+    child.stdout?.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`exited with ${code}:\n${seen}`)));
+  });
+  return { child, url };
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function main(): Promise<void> {
+  const TOKEN = 'bench-admin-token-000000003';
+  const requests = Number(values.requests);
+  const block = Number(values.block);
+  const database = await benchDatabase(
+    values.db === 'postgres' ? 'postgres' : 'embedded',
+    values['postgres-url'],
+  );
+  const scratch = mkdtempSync(join(tmpdir(), 'fieldhouse-latency-'));
+  const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+  const fieldhouse = await startServer(
+    [...nodeArgs, 'bin/fieldhouse.js', 'serve'],
+    {
+      ...serverEnv(database),
+      FIELDHOUSE_ADMIN_TOKEN: TOKEN,
+      FIELDHOUSE_COUNT_QUERIES: '1',
+      LOG_LEVEL: 'info',
+      PORT: '0',
+    },
+    /Server listening at (http:\/\/[^"\s]+)/,
+  );
+  let bare: { child: ChildProcess; url: string } | null = null;
+  try {
+    // A model of ten fields and one record: the shapes every path answers.
+    const client = buildClient({ apiToken: TOKEN, baseUrl: fieldhouse.url, autoRetry: false });
+    const model = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
+    let field = { id: '' };
+    for (let i = 0; i < 10; i++) {
+      const created = await client.fields.create(model.id, {
+        label: `Field ${i}`,
+        api_key: `field${i}`,
+        field_type: 'string',
+      });
+      if (i === 0) field = created;
+    }
+    const item = await client.items.create({ item_type: model, field0: 'first' });
+
+    const paths: Path[] = [
+      { name: 'GET /item-types/{id}', method: 'GET', url: `/item-types/${model.id}` },
+      { name: 'GET /fields/{id}', method: 'GET', url: `/fields/${field.id}` },
+      { name: 'GET /items/{id}', method: 'GET', url: `/items/${item.id}` },
+      {
+        name: 'PUT /fields/{id}',
+        method: 'PUT',
+        url: `/fields/${field.id}`,
+        body: (i) =>
+          JSON.stringify({ data: { type: 'field', id: field.id, attributes: { hint: `h${i}` } } }),
+      },
+      {
+        name: 'PUT /item-types/{id}',
+        method: 'PUT',
+        url: `/item-types/${model.id}`,
+        body: (i) =>
+          JSON.stringify({
+            data: { type: 'item_type', id: model.id, attributes: { hint: `h${i}` } },
+          }),
+      },
+      {
+        name: 'PUT /items/{id}',
+        method: 'PUT',
+        url: `/items/${item.id}`,
+        body: (i) =>
+          JSON.stringify({ data: { type: 'item', id: item.id, attributes: { field1: `v${i}` } } }),
+      },
+    ];
+    const headers = {
+      authorization: `Bearer ${TOKEN}`,
+      accept: 'application/json',
+      'content-type': 'application/vnd.api+json',
+      'x-api-version': '3',
+    };
+    const fieldhouseHttp = new Client(fieldhouse.url, { pipelining: 1 });
+    const call = async (http: Client, path: Path, i: number) => {
+      const response = await http.request({
+        method: path.method,
+        path: path.url,
+        headers,
+        body: path.body?.(i),
+      });
+      const text = await response.body.text();
+      if (response.statusCode !== 200) {
+        throw new Error(`${path.method} ${path.url}: ${response.statusCode} ${text}`);
+      }
+      return { text, queries: Number(response.headers['x-fieldhouse-queries'] ?? Number.NaN) };
+    };
+
+    // The bare server answers exactly what Fieldhouse answered.
+    const documents: Documents = {};
+    for (const path of paths) {
+      const key = `${path.method} ${path.url.replace(/\/[^/]+$/, '/:id')}`;
+      documents[key] = JSON.parse((await call(fieldhouseHttp, path, 0)).text);
+    }
+    const documentsFile = join(scratch, 'documents.json');
+    writeFileSync(documentsFile, JSON.stringify(documents));
+    bare = await startServer(
+      ['--import', 'tsx', 'bench/latency.ts', '--bare', documentsFile],
+      {},
+      /bare listening at (http:\/\/\S+)/,
+    );
+    const bareHttp = new Client(bare.url, { pipelining: 1 });
+
+    const rows: Record<string, string | number>[] = [];
+    for (const path of paths) {
+      const samples = { bare: [] as number[], fieldhouse: [] as number[] };
+      const cpu = { bare: 0, fieldhouse: 0 };
+      const queries: number[] = [];
+      let i = 0;
+      const run = async (http: Client, into: number[] | null, n: number) => {
+        const server = http === bareHttp ? 'bare' : 'fieldhouse';
+        const pid = (server === 'bare' ? bare?.child.pid : fieldhouse.child.pid) ?? 0;
+        const cpuBefore = cpuMs(pid);
+        for (let k = 0; k < n; k++) {
+          const t0 = performance.now();
+          const { queries: count } = await call(http, path, ++i);
+          const ms = performance.now() - t0;
+          if (into) into.push(ms);
+          if (into === samples.fieldhouse) queries.push(count);
+        }
+        if (into) cpu[server] += cpuMs(pid) - cpuBefore;
+      };
+      // Warm-up: JIT, prepared statements, caches.
+      await run(bareHttp, null, block);
+      await run(fieldhouseHttp, null, block);
+      for (let done = 0; done < requests; done += block) {
+        const n = Math.min(block, requests - done);
+        await run(bareHttp, samples.bare, n);
+        await run(fieldhouseHttp, samples.fieldhouse, n);
+      }
+      const bareSorted = samples.bare.sort((a, b) => a - b);
+      const fhSorted = samples.fieldhouse.sort((a, b) => a - b);
+      queries.sort((a, b) => a - b);
+      rows.push({
+        path: path.name,
+        'bare p50': percentile(bareSorted, 50),
+        'bare p99': percentile(bareSorted, 99),
+        'fieldhouse p50': percentile(fhSorted, 50),
+        'fieldhouse p99': percentile(fhSorted, 99),
+        'ratio p50': percentile(fhSorted, 50) / percentile(bareSorted, 50),
+        'ratio p99': percentile(fhSorted, 99) / percentile(bareSorted, 99),
+        // CPU time the server process spent per request: far less sensitive than latency
+        // to other work on the machine (PostgreSQL's own CPU is not in it).
+        'bare CPU/req': cpu.bare / requests,
+        'fieldhouse CPU/req': cpu.fieldhouse / requests,
+        'ratio CPU': cpu.fieldhouse / cpu.bare,
+        queries: percentile(queries, 50),
+        target: path.method === 'GET' ? '≤ 1.5' : '≤ 2.5',
+      });
+    }
+    await fieldhouseHttp.close();
+    await bareHttp.close();
+    process.stdout.write(
+      `engine=${database.engine} requests/path/server=${requests} block=${block} (ms; CPU/req = server process CPU ms per request; queries = statements per request, median)\n`,
+    );
+    printTable(rows);
+  } finally {
+    if (bare) await stop(bare.child);
+    await stop(fieldhouse.child);
+    await database.drop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
