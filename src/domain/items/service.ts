@@ -94,6 +94,21 @@ export async function emitItemEvent(
   });
 }
 
+/**
+ * A write's values in the shapes it stores: the current values (blocks by id), and the
+ * snapshot that versions and published values hold (blocks inline, migration 0007), each
+ * serialised once for the statement that writes the row and its version.
+ */
+function storedShapes(
+  blocks: BlockSession | undefined,
+  fields: readonly ItemField[],
+  values: Record<string, unknown>,
+) {
+  const snapshot = blocks ? blocks.snapshot(fields, values) : values;
+  const json = JSON.stringify(values);
+  return { snapshot, json, snapshotJson: blocks ? JSON.stringify(snapshot) : json };
+}
+
 /** The version row a write inserts, with the values' JSON the row write also uses. */
 function versionRow(
   row: Pick<ItemRow, 'id' | 'item_type_id' | 'current_version_id'>,
@@ -263,8 +278,7 @@ export async function createItem(
       { model, fields, locales, itemId: id, attributes, blocks },
       unknownKeys,
     );
-    // Versions and published values hold their blocks inline (migration 0007).
-    const snapshot = blocks ? blocks.snapshot(fields, values) : values;
+    const { snapshot, json, snapshotJson } = storedShapes(blocks, fields, values);
     const published = !model.draft_mode_active;
     const versionId = generateId();
     const now = new Date();
@@ -291,8 +305,6 @@ export async function createItem(
       current_valid: true,
       published_valid: true,
     };
-    const json = JSON.stringify(values);
-    const snapshotJson = blocks ? JSON.stringify(snapshot) : json;
     // The row and its first version in one statement: they name each other, and the
     // version's foreign key is checked when the statement ends.
     await executePrepared(
@@ -375,8 +387,7 @@ export async function updateItem(
       { model, fields, locales, itemId: id, attributes, blocks },
       unknownKeys,
     );
-    // Versions and published values hold their blocks inline (migration 0007).
-    const snapshot = blocks ? blocks.snapshot(fields, values) : values;
+    const { snapshot, json, snapshotJson } = storedShapes(blocks, fields, values);
     const published = !model.draft_mode_active;
     const versionId = generateId();
     const now = new Date();
@@ -407,8 +418,6 @@ export async function updateItem(
       item_values: values,
       ...(published ? { published_values: snapshot } : {}),
     };
-    const json = JSON.stringify(values);
-    const snapshotJson = blocks ? JSON.stringify(snapshot) : json;
     await executePrepared(
       trx,
       trx

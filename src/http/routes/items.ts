@@ -78,17 +78,17 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   const read = { itemAction: 'read' } as const;
   const create = { resourceType: 'item', itemAction: 'create' } as const;
   const update = { resourceType: 'item', itemAction: 'update' } as const;
-  /** The record the route names, checked against the route's action. */
-  const mayOnRecord = async (request: FastifyRequest<Params>) => {
+  /** The action the route declares; a route that forgot it is a programming error. */
+  const actionOf = (request: FastifyRequest<Params>) => {
     const action = request.routeOptions.config.itemAction;
     if (!action) throw new Error(`${request.url}: a record route without itemAction`);
-    await assertMayOnItems(actorOf(request), request.scope, action, [request.params.id]);
+    return action;
   };
-  const mayOnVersion = async (request: FastifyRequest<Params>) => {
-    const action = request.routeOptions.config.itemAction;
-    if (!action) throw new Error(`${request.url}: a version route without itemAction`);
-    await assertMayOnVersion(actorOf(request), request.scope, action, request.params.id);
-  };
+  /** The record (or version) the route names, checked against the route's action. */
+  const mayOnRecord = (request: FastifyRequest<Params>) =>
+    assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
+  const mayOnVersion = (request: FastifyRequest<Params>) =>
+    assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
   // Lists are not refused: they show the records the role may read.
   app.get('/items', async (request) => {
