@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { findItemType } from '../item-types/service.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
 import { createItem, findItem, findRow } from './service.ts';
+import { valueTaken } from './values.ts';
 
 /** How a copy of a unique value is told apart: the n-th copy of it. */
 const COPY_SUFFIX: Readonly<Record<string, (value: string, n: number) => string>> = {
@@ -29,14 +29,7 @@ async function freeCopy(
 ): Promise<string> {
   for (let n = 1; n < MAX_COPY_NUMBER; n++) {
     const candidate = suffix(value, n);
-    const taken = await scope.db
-      .selectFrom('items')
-      .select('id')
-      .where('item_type_id', '=', itemTypeId)
-      .where(sql<boolean>`item_values #> ${path} = ${JSON.stringify(candidate)}::jsonb`)
-      .limit(1)
-      .executeTakeFirst();
-    if (!taken) return candidate;
+    if (!(await valueTaken(scope.db, itemTypeId, path, candidate))) return candidate;
   }
   return suffix(value, MAX_COPY_NUMBER);
 }

@@ -43,6 +43,26 @@ function deferredIssue(check: FieldDeferredCheck, field: ItemField, message: str
   };
 }
 
+/**
+ * Whether a record of the model other than `exceptId` holds `value` at `path` (field id,
+ * then locale): what `unique` and a duplicate's copy suffix both ask.
+ */
+export async function valueTaken(
+  db: EnvQueryable,
+  itemTypeId: string,
+  path: readonly string[],
+  value: unknown,
+  exceptId?: string,
+): Promise<boolean> {
+  let query = db
+    .selectFrom('items')
+    .select('id')
+    .where('item_type_id', '=', itemTypeId)
+    .where(sql<boolean>`item_values #> ${[...path]} = ${JSON.stringify(value)}::jsonb`);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** Runs one check that needs the database; a problem message, or null. */
 async function runDeferred(
   db: EnvQueryable,
@@ -54,14 +74,7 @@ async function runDeferred(
       // Writes to an environment are serialised by its lock (inEnvironmentTransaction),
       // so no other transaction can store the same value between this read and commit.
       const path = check.locale ? [check.field_id, check.locale] : [check.field_id];
-      const clash = await db
-        .selectFrom('items')
-        .select('id')
-        .where('item_type_id', '=', input.model.id)
-        .where('id', '!=', input.itemId)
-        .where(sql<boolean>`item_values #> ${path} = ${JSON.stringify(check.value)}::jsonb`)
-        .limit(1)
-        .executeTakeFirst();
+      const clash = await valueTaken(db, input.model.id, path, check.value, input.itemId);
       return clash ? 'is already taken by another record' : null;
     }
     case 'item_item_type':
