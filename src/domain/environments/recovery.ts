@@ -26,6 +26,16 @@ export async function removeInterruptedForks(db: Db, log: RecoveryLog): Promise<
         SELECT pg_try_advisory_xact_lock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(row.number)}) AS locked
       `.execute(trx);
       if (!rows[0]?.locked) return false;
+      // The list was read before the lock: the fork may have finished (and released its
+      // lock) in between. Only a row still `creating` under the lock was interrupted.
+      const still = await trx
+        .selectFrom('environments')
+        .select('number')
+        .where('number', '=', row.number)
+        .where('status', '=', 'creating')
+        .forUpdate()
+        .executeTakeFirst();
+      if (!still) return false;
       await dropEnvironmentSchema(trx, row.schema_name);
       await trx.deleteFrom('environments').where('number', '=', row.number).execute();
       return true;
