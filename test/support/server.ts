@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { buildClient, type Client } from '@datocms/cma-client-node';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
@@ -12,7 +13,7 @@ export type TestServer = {
   db: Db;
   config: Config;
   /** The official client, pointed at this server. */
-  client(options?: { apiToken?: string; environment?: string }): Client;
+  client(options?: ClientOptions): Client;
   /** A raw HTTP call with the headers the official client sends. */
   request(
     method: string,
@@ -26,6 +27,24 @@ export type TestServer = {
   }>;
   close(): Promise<void>;
 };
+
+type ClientOptions = { apiToken?: string; environment?: string };
+
+/**
+ * The official client as a test uses it (admin token unless told, no retries). It reads
+ * its config on every request, not when built, so `baseUrl` may name a server that has
+ * not started yet.
+ */
+function officialClient(baseUrl: () => string, options: ClientOptions = {}): Client {
+  return buildClient({
+    apiToken: options.apiToken ?? ADMIN_TOKEN,
+    get baseUrl() {
+      return baseUrl();
+    },
+    environment: options.environment,
+    autoRetry: false,
+  });
+}
 
 /** A real Fieldhouse listening on a loopback port, on its own fresh database. */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
@@ -53,13 +72,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     adminToken: ADMIN_TOKEN,
     db: server.database.db,
     config,
-    client: (options = {}) =>
-      buildClient({
-        apiToken: options.apiToken ?? ADMIN_TOKEN,
-        baseUrl,
-        environment: options.environment,
-        autoRetry: false,
-      }),
+    client: (options) => officialClient(() => baseUrl, options),
     async request(method, path, body, headers = {}) {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
@@ -84,5 +97,44 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       await server.close();
       await database.drop();
     },
+  };
+}
+
+/** A suite's server: `useTestServer` starts and closes it, so it has no `close`. */
+export type SuiteServer = Omit<TestServer, 'close'>;
+
+/**
+ * One server for the enclosing suite (the file at top level, or a `describe`): registers
+ * the `before` that starts it and the `after` that closes it, and returns a handle usable
+ * at once in declarations. Its properties read the running server, so they throw outside
+ * a test or hook; `client()` may be called at module level, since a client built here
+ * resolves its base URL per request (`const client = server.client();`).
+ */
+export function useTestServer(overrides: Partial<Config> = {}): SuiteServer {
+  let running: TestServer | undefined;
+  const started = (): TestServer => {
+    if (!running) throw new Error('the suite server runs only between its before and after');
+    return running;
+  };
+  before(async () => {
+    running = await startTestServer(overrides);
+  });
+  after(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  return {
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    adminToken: ADMIN_TOKEN,
+    get db() {
+      return started().db;
+    },
+    get config() {
+      return started().config;
+    },
+    client: (options) => officialClient(() => started().baseUrl, options),
+    request: (method, path, body, headers) => started().request(method, path, body, headers),
   };
 }
