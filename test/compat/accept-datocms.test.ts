@@ -1,21 +1,12 @@
 // Issue 9: what real DatoCMS projects return, and `migrations:new --autogenerate` replays,
 // is accepted (spec 12). Each case is the shape a generated script sends.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
+const server = useTestServer();
+const client = server.client();
 let modelCount = 0;
 async function newModel() {
   modelCount++;

@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
+const server = useTestServer({ webhookAllow: LOOPBACK });
+const admin = server.client();
 let receiver: Receiver;
-let admin: Client;
 before(async () => {
   receiver = await startReceiver();
-  server = await startTestServer({ webhookAllow: LOOPBACK });
-  admin = server.client();
 });
 after(async () => {
-  await server?.close();
   await receiver?.close();
 });
 

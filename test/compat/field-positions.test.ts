@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, test } from 'node:test';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
+const server = useTestServer();
+const client = server.client();
 let modelCount = 0;
 async function newModel() {
   modelCount++;

@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type Client, generateId } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
+import { generateId } from '@datocms/cma-client-node';
 import { apiError, errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
 import { eventsOf } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
+const server = useTestServer();
+const client = server.client();
 let modelCount = 0;
 async function newModel(prefix = 'model') {
   modelCount++;
@@ -525,22 +517,19 @@ describe('fields and their model', () => {
 });
 
 describe('fields as asynchronous jobs', () => {
+  const jobs = useTestServer({ asyncJobs: true });
+
   test('with async jobs on, create, update and destroy answer 202 and the client polls', async () => {
-    const jobs = await startTestServer({ asyncJobs: true });
-    try {
-      const jobClient = jobs.client();
-      const model = await jobClient.itemTypes.create({ name: 'Jobs', api_key: 'jobs' });
-      const raw = await jobs.request('POST', `/item-types/${model.id}/fields`, {
-        data: { type: 'field', attributes: { label: 'A', api_key: 'a1', field_type: 'string' } },
-      });
-      assert.equal(raw.status, 202);
-      assert.equal((raw.body as { data: { type: string } }).data.type, 'job');
-      const updated = await jobClient.fields.update('jobs::a1', { label: 'B' });
-      assert.equal(updated.label, 'B');
-      await jobClient.fields.destroy(updated.id);
-      assert.deepEqual(await jobClient.fields.list(model.id), []);
-    } finally {
-      await jobs.close();
-    }
+    const jobClient = jobs.client();
+    const model = await jobClient.itemTypes.create({ name: 'Jobs', api_key: 'jobs' });
+    const raw = await jobs.request('POST', `/item-types/${model.id}/fields`, {
+      data: { type: 'field', attributes: { label: 'A', api_key: 'a1', field_type: 'string' } },
+    });
+    assert.equal(raw.status, 202);
+    assert.equal((raw.body as { data: { type: string } }).data.type, 'job');
+    const updated = await jobClient.fields.update('jobs::a1', { label: 'B' });
+    assert.equal(updated.label, 'B');
+    await jobClient.fields.destroy(updated.id);
+    assert.deepEqual(await jobClient.fields.list(model.id), []);
   });
 });

@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type Client, generateId } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
+import { generateId } from '@datocms/cma-client-node';
 import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
 import { eventsOf } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
+const server = useTestServer();
+const client = server.client();
 let modelCount = 0;
 async function newModel() {
   modelCount++;

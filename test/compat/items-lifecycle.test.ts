@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import { buildField, buildModel, buildRecord } from '../support/factories.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
+const server = useTestServer({ webhookAllow: LOOPBACK });
+const client = server.client();
 let receiver: Receiver;
 before(async () => {
   receiver = await startReceiver();
-  server = await startTestServer({ webhookAllow: LOOPBACK });
-  client = server.client();
 });
 after(async () => {
-  await server?.close();
   await receiver?.close();
 });
 

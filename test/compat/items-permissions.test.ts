@@ -1,22 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import type { Kysely } from 'kysely';
 import { up as backfillRolePermissions } from '../../src/db/migrations/0005_role_environment_permissions.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildModel, buildRecord } from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let admin: Client;
-before(async () => {
-  server = await startTestServer();
-  admin = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const admin = server.client();
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });
 

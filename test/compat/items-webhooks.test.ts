@@ -4,18 +4,15 @@ import type { Client } from '@datocms/cma-client-node';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import { blockInRequest, buildBlockModel, buildField, buildModel } from '../support/factories.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
+const server = useTestServer({ webhookAllow: LOOPBACK });
+const client = server.client();
 let receiver: Receiver;
 before(async () => {
   receiver = await startReceiver();
-  server = await startTestServer({ webhookAllow: LOOPBACK });
-  client = server.client();
 });
 after(async () => {
-  await server?.close();
   await receiver?.close();
 });
 
