@@ -16,7 +16,7 @@ import { emitEvent } from '../../src/events/outbox.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { eventually } from '../support/delivery-fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 type Events = Parameters<Client['webhooks']['create']>[0]['events'];
 const ALL_MODEL_EVENTS: Events[number]['event_types'] = ['create', 'update', 'delete'];
@@ -36,15 +36,8 @@ function webhookInput(name: string, events: Events, enabled = true) {
 }
 
 describe('model changes fan out to matching enabled webhooks', () => {
-  let server: TestServer;
-  let client: Client;
-  before(async () => {
-    server = await startTestServer();
-    client = server.client();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const server = useTestServer();
+  const client = server.client();
 
   /** `event_type:api_key` of every call a webhook got, in event order. */
   async function callsOf(webhookId: string): Promise<string[]> {
