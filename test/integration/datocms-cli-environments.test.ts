@@ -37,6 +37,7 @@ async function environments(): Promise<{ id: string; primary: boolean }[]> {
 }
 
 before(async () => {
+  await server.ready();
   workDir = mkdtempSync(join(tmpdir(), 'fieldhouse-datocms-env-'));
   writeFileSync(
     join(workDir, 'datocms.config.json'),

@@ -30,19 +30,18 @@ export type TestServer = {
 
 type ClientOptions = { apiToken?: string; environment?: string };
 
-/**
- * The official client as a test uses it (admin token unless told, no retries). It reads
- * its config on every request, not when built, so `baseUrl` may name a server that has
- * not started yet.
- */
-function officialClient(baseUrl: () => string, options: ClientOptions = {}): Client {
+/** The official client as a test uses it: admin token unless told, no retries. */
+function officialClient(
+  baseUrl: string,
+  options: ClientOptions = {},
+  fetchFn: typeof fetch = fetch,
+): Client {
   return buildClient({
     apiToken: options.apiToken ?? ADMIN_TOKEN,
-    get baseUrl() {
-      return baseUrl();
-    },
+    baseUrl,
     environment: options.environment,
     autoRetry: false,
+    fetchFn,
   });
 }
 
@@ -72,7 +71,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     adminToken: ADMIN_TOKEN,
     db: server.database.db,
     config,
-    client: (options) => officialClient(() => baseUrl, options),
+    client: (options) => officialClient(baseUrl, options),
     async request(method, path, body, headers = {}) {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
@@ -101,29 +100,53 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
 }
 
 /** A suite's server: `useTestServer` starts and closes it, so it has no `close`. */
-export type SuiteServer = Omit<TestServer, 'close'>;
+export type SuiteServer = Omit<TestServer, 'close'> & {
+  /** Resolves once the server runs: what a `before` awaits before reading `db` or `baseUrl`. */
+  ready(): Promise<void>;
+};
+
+/** Where a suite's clients point until their first request finds the running server. */
+const PENDING_ORIGIN = 'http://suite-server.invalid';
 
 /**
  * One server for the enclosing suite (the file at top level, or a `describe`): registers
  * the `before` that starts it and the `after` that closes it, and returns a handle usable
- * at once in declarations. Its properties read the running server, so they throw outside
- * a test or hook; `client()` may be called at module level, since a client built here
- * resolves its base URL per request (`const client = server.client();`).
+ * at once in declarations, so `const client = server.client();` sits at module level.
+ *
+ * Node 20 runs a file's top-level `before` hooks together, not one after another, so a
+ * file's own `before` may run while the server is still starting: clients and `request`
+ * wait for it; `db`, `config` and `baseUrl` throw until it runs (`await server.ready()`).
  */
 export function useTestServer(overrides: Partial<Config> = {}): SuiteServer {
+  let starting: Promise<TestServer> | undefined;
   let running: TestServer | undefined;
-  const started = (): TestServer => {
-    if (!running) throw new Error('the suite server runs only between its before and after');
-    return running;
-  };
   before(async () => {
-    running = await startTestServer(overrides);
+    starting = startTestServer(overrides);
+    running = await starting;
   });
   after(async () => {
     await running?.close();
     running = undefined;
   });
+  const whenStarted = (): Promise<TestServer> => {
+    if (!starting)
+      throw new Error('the suite server starts in its before hook: use it from there on');
+    return starting;
+  };
+  const started = (): TestServer => {
+    if (!running) throw new Error('the suite server has not started yet: await server.ready()');
+    return running;
+  };
+  /** Sends a client's request, made against PENDING_ORIGIN, to the running server. */
+  const suiteFetch: typeof fetch = async (input, init) => {
+    const server = await whenStarted();
+    const url = String(input instanceof Request ? input.url : input);
+    return fetch(url.replace(PENDING_ORIGIN, server.baseUrl), init);
+  };
   return {
+    ready: async () => {
+      await whenStarted();
+    },
     get baseUrl() {
       return started().baseUrl;
     },
@@ -134,7 +157,8 @@ export function useTestServer(overrides: Partial<Config> = {}): SuiteServer {
     get config() {
       return started().config;
     },
-    client: (options) => officialClient(() => started().baseUrl, options),
-    request: (method, path, body, headers) => started().request(method, path, body, headers),
+    client: (options) => officialClient(PENDING_ORIGIN, options, suiteFetch),
+    request: async (method, path, body, headers) =>
+      (await whenStarted()).request(method, path, body, headers),
   };
 }
