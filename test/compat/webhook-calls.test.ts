@@ -3,25 +3,12 @@ import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import type { WebhookCallStatus } from '../../src/db/schema.ts';
 import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
+import { buildWebhook } from '../support/factories.ts';
 import { tokenWithFlags } from '../support/limited-token.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 const client = server.client();
-let counter = 0;
-async function createWebhook(events: Parameters<Client['webhooks']['create']>[0]['events'] = []) {
-  counter += 1;
-  return client.webhooks.create({
-    name: `Log ${counter}`,
-    // Never reachable: a delivery worker, if one runs, cannot succeed.
-    url: 'https://receiver.invalid/hook',
-    custom_payload: null,
-    headers: {},
-    events,
-    http_basic_user: null,
-    http_basic_password: null,
-  });
-}
 
 type CallValues = {
   entityType?: string;
@@ -93,7 +80,9 @@ describe('webhook calls through the official client', () => {
   });
 
   test('calls written by a model change are listed and found, with their webhook', async () => {
-    const webhook = await createWebhook([{ entity_type: 'item_type', event_types: ['create'] }]);
+    const webhook = await buildWebhook(client, {
+      events: [{ entity_type: 'item_type', event_types: ['create'] }],
+    });
     await client.itemTypes.create({ name: 'Post', api_key: 'post' });
     await client.itemTypes.create({ name: 'Tag', api_key: 'tag' });
 
@@ -156,7 +145,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('paginated: 30 by default, at most 500, with the total count', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     for (let i = 0; i < 35; i += 1) await insertCall(webhook.id);
     const filter = { fields: { webhook_id: { eq: webhook.id } } };
 
@@ -204,8 +193,8 @@ describe('webhook calls through the official client', () => {
   });
 
   test('filters by ids, webhook, entity and event type, and status', async () => {
-    const webhook = await createWebhook();
-    const other = await createWebhook();
+    const webhook = await buildWebhook(client);
+    const other = await buildWebhook(client);
     const created = await insertCall(webhook.id, { eventType: 'create' });
     const updated = await insertCall(webhook.id, { eventType: 'update', status: 'failed' });
     const published = await insertCall(webhook.id, {
@@ -257,7 +246,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('filters by time ranges', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const mine = { webhook_id: { eq: webhook.id } };
     const early = await insertCall(webhook.id, {
       createdAt: '2024-01-01T00:00:00Z',
@@ -335,8 +324,8 @@ describe('webhook calls through the official client', () => {
   });
 
   test('every order_by, with calls not yet sent or not rescheduled last', async () => {
-    const first = await createWebhook();
-    const second = await createWebhook();
+    const first = await buildWebhook(client);
+    const second = await buildWebhook(client);
     const a = await insertCall(first.id, {
       createdAt: '2024-01-01T00:00:00Z',
       lastSentAt: '2024-01-03T00:00:00Z',
@@ -367,7 +356,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('Authorization headers are masked in the log', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id, {
       requestHeaders: { Authorization: 'Basic dXNlcjpzZWNyZXQ=', 'X-Custom': 'visible' },
       responseHeaders: { authorization: 'token-without-scheme', 'content-type': 'text/plain' },
@@ -386,7 +375,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('resend makes the call due again as a manual resend', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id, { status: 'failed', nextRetryAt: null });
 
     const response = await server.request('POST', `/webhook_calls/${id}/resend_webhook`);
@@ -415,7 +404,7 @@ describe('webhook calls through the official client', () => {
     for (const id of ['987654', 'abc']) {
       await rejectsWithApiError(client.webhookCalls.resendWebhook(id), 'NOT_FOUND');
     }
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id);
     await client.webhooks.destroy(webhook.id);
     await rejectsWithApiError(client.webhookCalls.resendWebhook(id), 'NOT_FOUND');
@@ -423,7 +412,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('list, find and resend need can_manage_webhooks', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id);
     const limited = server.client({
       apiToken: await tokenWithFlags(server.db, ['can_edit_schema']),

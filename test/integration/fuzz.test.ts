@@ -4,6 +4,7 @@ import { before, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { ENVIRONMENT_TABLES } from '../../src/db/environment-scope.ts';
+import { buildWebhook } from '../support/factories.ts';
 import { type HostileRequest, hostileRequest, type Route } from '../support/hostile-requests.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -40,15 +41,7 @@ before(async () => {
     can_access_cma: true,
     role: { type: 'role', id: role.id },
   });
-  const webhook = await client.webhooks.create({
-    name: 'Fuzzed',
-    url: 'https://example.com/hook',
-    headers: {},
-    events: [],
-    custom_payload: null,
-    http_basic_user: null,
-    http_basic_password: null,
-  });
+  const webhook = await buildWebhook(client, { name: 'Fuzzed' });
   const workflow = await client.workflows.create({
     name: 'Fuzzed',
     api_key: 'fuzzed',
