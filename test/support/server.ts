@@ -137,11 +137,10 @@ export function useTestServer(overrides: Partial<Config> = {}): SuiteServer {
     if (!running) throw new Error('the suite server has not started yet: await server.ready()');
     return running;
   };
-  /** Sends a client's request, made against PENDING_ORIGIN, to the running server. */
-  const suiteFetch: typeof fetch = async (input, init) => {
+  /** Sends a client's request (a URL string on PENDING_ORIGIN) to the running server. */
+  const suiteFetch: typeof fetch = async (url, init) => {
     const server = await whenStarted();
-    const url = String(input instanceof Request ? input.url : input);
-    return fetch(url.replace(PENDING_ORIGIN, server.baseUrl), init);
+    return fetch(String(url).replace(PENDING_ORIGIN, server.baseUrl), init);
   };
   return {
     ready: async () => {
