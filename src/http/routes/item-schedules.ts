@@ -1,43 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ScheduledActionKind } from '../../db/schema.ts';
 import { assertMayOnItems } from '../../domain/items/access.ts';
-import {
-  createSchedule,
-  destroySchedule,
-  type ScheduleInput,
-} from '../../domain/items/schedules.ts';
+import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
 import { withTreeMeta } from '../../domain/items/tree-meta.ts';
 import { actorOf } from '../actor.ts';
-import {
-  CreateScheduledPublicationBody,
-  CreateScheduledUnpublishingBody,
-} from '../schemas/item-schedule.ts';
+import { CreateScheduleBody } from '../schemas/item-schedule.ts';
 
 type Params = { Params: { id: string } };
-type Attributes = Record<string, unknown>;
+type CreateBody = { Body: { data: { attributes?: Record<string, unknown> } } };
 
-/** Each schedule kind's path, document type, body and how its attributes read. */
-const KINDS = [
-  {
-    action: 'publish',
-    path: 'scheduled-publication',
-    type: 'scheduled_publication',
-    body: CreateScheduledPublicationBody,
-    input: (attributes: Attributes): ScheduleInput => ({
-      at: attributes.publication_scheduled_at as string,
-      locales: attributes.selective_publication,
-    }),
-  },
-  {
-    action: 'unpublish',
-    path: 'scheduled-unpublishing',
-    type: 'scheduled_unpublishing',
-    body: CreateScheduledUnpublishingBody,
-    input: (attributes: Attributes): ScheduleInput => ({
-      at: attributes.unpublishing_scheduled_at as string,
-      locales: attributes.content_in_locales,
-    }),
-  },
-] as const;
+/** Each schedule kind's path and document type. */
+const ROUTES: Record<ScheduledActionKind, { path: string; type: string }> = {
+  publish: { path: 'scheduled-publication', type: 'scheduled_publication' },
+  unpublish: { path: 'scheduled-unpublishing', type: 'scheduled_unpublishing' },
+};
 
 /**
  * Scheduled publication and unpublishing of a record (client resources
@@ -48,18 +24,22 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
   const mayPublish = (request: FastifyRequest<Params>) =>
     assertMayOnItems(actorOf(request), request.scope, 'publish', [request.params.id]);
 
-  for (const kind of KINDS) {
-    app.post<Params & { Body: { data: { attributes?: Attributes } } }>(
-      `/items/:id/${kind.path}`,
-      { schema: { body: kind.body }, config: { resourceType: kind.type, itemAction: 'publish' } },
+  for (const kind of ['publish', 'unpublish'] as const) {
+    const { path, type } = ROUTES[kind];
+    const { attribute, localesAttribute } = SCHEDULE_KINDS[kind];
+    app.post<Params & CreateBody>(
+      `/items/:id/${path}`,
+      {
+        schema: { body: CreateScheduleBody(attribute, localesAttribute) },
+        config: { resourceType: type, itemAction: 'publish' },
+      },
       async (request, reply) => {
         await mayPublish(request);
-        const { schedule, item } = await createSchedule(
-          request.scope,
-          kind.action,
-          request.params.id,
-          kind.input(request.body.data.attributes ?? {}),
-        );
+        const attributes = request.body.data.attributes ?? {};
+        const { schedule, item } = await createSchedule(request.scope, kind, request.params.id, {
+          at: attributes[attribute] as string,
+          locales: attributes[localesAttribute],
+        });
         return reply
           .status(201)
           .send({ data: schedule, included: [await withTreeMeta(request.scope, item)] });
@@ -67,11 +47,11 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
     );
 
     app.delete<Params>(
-      `/items/:id/${kind.path}`,
+      `/items/:id/${path}`,
       { config: { itemAction: 'publish' } },
       async (request) => {
         await mayPublish(request);
-        const item = await destroySchedule(request.scope, kind.action, request.params.id);
+        const item = await destroySchedule(request.scope, kind, request.params.id);
         return { data: await withTreeMeta(request.scope, item) };
       },
     );

@@ -1,29 +1,21 @@
 import { Type } from '@sinclair/typebox';
 import { NoMembers, ResourceDocument } from '../jsonapi.ts';
 
-// The due time's format and future-ness, and the per-locale attribute's value, are the
-// domain's to check (domain/items/schedules.ts): it names the attribute in its error.
-
-export const CreateScheduledPublicationBody = ResourceDocument({
-  attributes: Type.Object(
-    {
-      publication_scheduled_at: Type.String(),
-      selective_publication: Type.Optional(Type.Unknown()),
-    },
-    { additionalProperties: false },
-  ),
-  relationships: NoMembers,
-  meta: NoMembers,
-});
-
-export const CreateScheduledUnpublishingBody = ResourceDocument({
-  attributes: Type.Object(
-    {
-      unpublishing_scheduled_at: Type.String(),
-      content_in_locales: Type.Optional(Type.Unknown()),
-    },
-    { additionalProperties: false },
-  ),
-  relationships: NoMembers,
-  meta: NoMembers,
-});
+/**
+ * A schedule's create document: its due-time attribute (a string) and its optional
+ * per-locale attribute. The time's format and future-ness, and the per-locale value, are
+ * the domain's to check (domain/items/schedules.ts), which names the attribute it refuses.
+ */
+export function CreateScheduleBody(attribute: string, localesAttribute: string) {
+  return ResourceDocument({
+    attributes: Type.Object(
+      {
+        [attribute]: Type.String(),
+        [localesAttribute]: Type.Optional(Type.Unknown()),
+      },
+      { additionalProperties: false },
+    ),
+    relationships: NoMembers,
+    meta: NoMembers,
+  });
+}
