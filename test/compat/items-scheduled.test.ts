@@ -287,3 +287,33 @@ test('a schedule in a sandbox runs in the sandbox', async () => {
   const onPrimary = await refused(client.items.find(record.id));
   assert.equal(onPrimary.response.status, 404, 'the record lives in the sandbox only');
 });
+
+test('a fork copies pending schedules; a duplicate carries none; a deleted record takes its own', async () => {
+  const { record } = await draftRecord();
+  const at = '2099-05-06T07:08:09.000Z';
+  await client.scheduledPublication.create(record.id, { publication_scheduled_at: at });
+  await client.scheduledUnpublishing.create(record.id, { unpublishing_scheduled_at: at });
+
+  const sandboxId = `scheduled-copy-${Date.now().toString(36)}`;
+  await client.environments.fork('main', { id: sandboxId });
+  const sandbox = server.client({ environment: sandboxId });
+  const copied = await sandbox.items.find(record.id);
+  assert.equal(copied.meta.publication_scheduled_at, at);
+  assert.equal(copied.meta.unpublishing_scheduled_at, at);
+  // The copy is the sandbox's own: cancelling it there leaves the primary's.
+  await sandbox.scheduledPublication.destroy(record.id);
+  assert.equal((await client.items.find(record.id)).meta.publication_scheduled_at, at);
+
+  const duplicate = await client.items.duplicate(record.id);
+  assert.equal(duplicate.meta.publication_scheduled_at, null);
+  assert.equal(duplicate.meta.unpublishing_scheduled_at, null);
+
+  await client.items.destroy(record.id);
+  const scope = await loadScope(server.db);
+  const left = await scope.db
+    .selectFrom('scheduled_actions')
+    .select('seq')
+    .where('item_id', '=', record.id)
+    .execute();
+  assert.equal(left.length, 0);
+});
