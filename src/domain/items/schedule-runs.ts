@@ -74,7 +74,11 @@ export async function environmentsWithDueSchedules(db: Db): Promise<EnvironmentR
   }
 }
 
-type Outcome = 'ran' | 'none' | 'failed' | 'busy';
+/**
+ * What one run did: ran the oldest due schedule, found none, gave it up (it is refused
+ * for good: go on with the next), or could not run it now (try again at the next poll).
+ */
+type Outcome = 'ran' | 'none' | 'gave-up' | 'later';
 
 /** Runs the environment's due schedules, oldest first, at most `limit` of them. */
 export async function runDueSchedules(
@@ -88,9 +92,7 @@ export async function runDueSchedules(
   for (let run = 0; run < limit; run += 1) {
     const outcome = await runNext(scope, logger);
     if (outcome === 'ran') ran += 1;
-    // Nothing due, the environment is busy (a fork, maintenance), or a failure that may
-    // pass: the next poll tries again.
-    else if (outcome !== 'failed') break;
+    else if (outcome !== 'gave-up') break;
   }
   return ran;
 }
@@ -122,11 +124,11 @@ async function runNext(scope: Scope, logger: ScheduleLogger): Promise<Outcome> {
       return 'ran';
     });
   } catch (error) {
-    if (error instanceof DomainError && ENVIRONMENT_BUSY.has(error.code)) return 'busy';
-    if (isVanishedEnvironmentError(error)) return 'busy';
+    if (error instanceof DomainError && ENVIRONMENT_BUSY.has(error.code)) return 'later';
+    if (isVanishedEnvironmentError(error)) return 'later';
     if (!claimed) throw error;
     await recordFailure(scope, claimed, error, logger);
-    return error instanceof DomainError ? 'failed' : 'busy';
+    return error instanceof DomainError ? 'gave-up' : 'later';
   }
 }
 
