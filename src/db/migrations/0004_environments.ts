@@ -48,8 +48,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of MOVED) {
     await sql`ALTER TABLE ${sql.table(table)} SET SCHEMA ${sql.id(schema)}`.execute(trx);
   }
-  // The moved tables are what environment migration 0001 creates; the rest run now.
-  await migrateEnvironmentSchema(trx, schema, ['0001_schema']);
+  // The moved tables are what environment migration 0001 creates; the rest, up to the
+  // last one that needs no later project migration, run now (the others at the end of
+  // migrateToLatest: 0008 needs 0007_cache_versions' trigger function).
+  await migrateEnvironmentSchema(trx, schema, ['0001_schema'], '0007_blocks');
 
   await sql`
     INSERT INTO ${qualifiedTable(schema, 'site_settings')}
