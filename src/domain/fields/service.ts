@@ -51,7 +51,10 @@ function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKe
   return { itemTypeId: field.item_type_id, fieldsetId: field.fieldset_id };
 }
 
-export async function listFields(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
+export async function listFields(
+  scope: Scope,
+  itemTypeIdOrKey: string,
+): Promise<readonly Resource[]> {
   return cachedSchemaRead(scope, `fields-of:${itemTypeIdOrKey}`, async () => {
     const state = await findModelState(scope.db, itemTypeIdOrKey);
     return (await fullFieldsInFormOrder(scope.db, state)).map(presentField);

@@ -63,7 +63,7 @@ export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<
   return row;
 }
 
-export async function listItemTypes(scope: Scope): Promise<Resource[]> {
+export async function listItemTypes(scope: Scope): Promise<readonly Resource[]> {
   return cachedSchemaRead(scope, 'models', async () =>
     (await listModelStates(scope.db)).map(presentModel),
   );
