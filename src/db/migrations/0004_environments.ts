@@ -48,9 +48,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of MOVED) {
     await sql`ALTER TABLE ${sql.table(table)} SET SCHEMA ${sql.id(schema)}`.execute(trx);
   }
-  // The moved tables are what environment migration 0001 creates; the rest, up to the
-  // last one that needs no later project migration, run now (the others at the end of
-  // migrateToLatest: 0008 needs 0007_cache_versions' trigger function).
+  // The moved tables are what environment migration 0001 creates; 0002–0007 run now,
+  // later ones at the end of migrateToLatest, after the project migrations they may need
+  // (0009_schema_version needs 0007_cache_versions' trigger function).
   await migrateEnvironmentSchema(trx, schema, ['0001_schema'], '0007_blocks');
 
   await sql`

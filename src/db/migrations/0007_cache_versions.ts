@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  *
  * - `environments.schema_version` moves whenever a table the schema cache holds changes
  *   in that environment, bumped by statement triggers (environment migration
- *   0008_schema_version), so no code path, nor raw SQL, can forget it. Values come from
+ *   0009_schema_version), so no code path, nor raw SQL, can forget it. Values come from
  *   one sequence: a version is never seen twice, even for an environment row deleted and
  *   made again. Only a ready environment's version moves: a fork's copy writes into a
  *   `creating` one, and on PostgreSQL it copies in a REPEATABLE READ transaction that
