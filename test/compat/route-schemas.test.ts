@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import AjvCompiler from '@fastify/ajv-compiler';
+import type { RouteOptions } from 'fastify';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../../src/config.ts';
+import type { ProjectDatabase } from '../../src/db/schema.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { AJV_OPTIONS } from '../../src/http/validators.ts';
+import { errorCodesOf } from '../support/api-errors.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// Route validators compile on each route's first request (src/http/validators.ts), so a
+// schema Ajv refuses would no longer stop the start: this compiles them all here instead.
+
+async function registeredRoutes(): Promise<RouteOptions[]> {
+  const collected: RouteOptions[] = [];
+  // Building the app runs no query: this pool never connects.
+  const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
+  const app = await buildApp(
+    { db, config: { ...loadConfig({}), logLevel: 'silent' } },
+    undefined,
+    (route) => {
+      collected.push(route);
+    },
+  );
+  await app.close();
+  await db.destroy();
+  return collected;
+}
+
+const PARTS = ['body', 'querystring', 'params', 'headers'] as const;
+
+describe('route validators', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server?.close();
+  });
+
+  test("every route's request schemas compile with the app's Ajv options", async () => {
+    const compile = AjvCompiler()({}, AJV_OPTIONS);
+    let compiled = 0;
+    for (const route of await registeredRoutes()) {
+      const schema = route.schema as Partial<Record<(typeof PARTS)[number], unknown>> | undefined;
+      for (const httpPart of PARTS) {
+        if (schema?.[httpPart] === undefined) continue;
+        const where = `${String(route.method)} ${route.url} ${httpPart}`;
+        assert.doesNotThrow(
+          () =>
+            compile({
+              schema: schema[httpPart],
+              method: String(route.method),
+              url: route.url,
+              httpPart,
+            }),
+          where,
+        );
+        compiled++;
+      }
+    }
+    assert.ok(compiled >= 40, `only ${compiled} schemas found`);
+  });
+
+  test('a validator compiled on the first request refuses bad input on that request and after', async () => {
+    const invalid = { data: { type: 'item_type', attributes: { name: 5, api_key: 'first' } } };
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await server.request('POST', '/item-types', invalid);
+      assert.equal(refused.status, 422, JSON.stringify(refused.body));
+      assert.deepEqual(errorCodesOf(refused.body), ['INVALID_FORMAT']);
+    }
+    const client = server.client();
+    assert.deepEqual(await client.itemTypes.list(), [], 'nothing was created');
+    const created = await client.itemTypes.create({ name: 'First', api_key: 'first' });
+    assert.equal(created.api_key, 'first');
+  });
+});
