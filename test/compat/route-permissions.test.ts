@@ -184,6 +184,10 @@ describe('each record route refuses a role without its item-type permission', ()
       'PUT /items/:id',
       'POST /items/bulk/destroy',
       'GET /items/:id',
+      'POST /items/:id/scheduled-publication',
+      'DELETE /items/:id/scheduled-publication',
+      'POST /items/:id/scheduled-unpublishing',
+      'DELETE /items/:id/scheduled-unpublishing',
     ])
       assert.ok(keys.includes(key), `${key} names no record action`);
   });

@@ -304,6 +304,8 @@ export async function createItem(
       // The values were just validated against the schema as it is.
       current_valid: true,
       published_valid: true,
+      publication_scheduled_at: null,
+      unpublishing_scheduled_at: null,
     };
     // The row and its first version in one statement: they name each other, and the
     // version's foreign key is checked when the statement ends.
