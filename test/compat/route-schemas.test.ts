@@ -1,34 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AjvCompiler from '@fastify/ajv-compiler';
-import type { RouteOptions } from 'fastify';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
-import type { ProjectDatabase } from '../../src/db/schema.ts';
-import { buildApp } from '../../src/http/app.ts';
 import { AJV_OPTIONS } from '../../src/http/validators.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
+import { appRoutes } from '../support/app-routes.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // Route validators compile on each route's first request (src/http/validators.ts), so a
 // schema Ajv refuses would no longer stop the start: this compiles them all here instead.
-
-async function registeredRoutes(): Promise<RouteOptions[]> {
-  const collected: RouteOptions[] = [];
-  // Building the app runs no query: this pool never connects.
-  const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
-  const app = await buildApp(
-    { db, config: { ...loadConfig({}), logLevel: 'silent' } },
-    undefined,
-    (route) => {
-      collected.push(route);
-    },
-  );
-  await app.close();
-  await db.destroy();
-  return collected;
-}
 
 const PARTS = ['body', 'querystring', 'params', 'headers'] as const;
 
@@ -44,7 +23,7 @@ describe('route validators', () => {
   test("every route's request schemas compile with the app's Ajv options", async () => {
     const compile = AjvCompiler()({}, AJV_OPTIONS);
     let compiled = 0;
-    for (const route of await registeredRoutes()) {
+    for (const route of await appRoutes()) {
       const schema = route.schema as Partial<Record<(typeof PARTS)[number], unknown>> | undefined;
       for (const httpPart of PARTS) {
         if (schema?.[httpPart] === undefined) continue;
