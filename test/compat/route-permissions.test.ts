@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Permission } from '../../src/domain/actor.ts';
 import { ROLE_FLAGS } from '../../src/domain/auth/role-attributes.ts';
 import type { ItemAction } from '../../src/domain/items/access.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
 import { appRoutes } from '../support/app-routes.ts';
 import { itemPermission, tokenWithFlags, tokenWithRole } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // One table-driven walk over every registered route: a new route is covered the moment
 // it is registered, and a write route registered without a permission fails here.
@@ -79,13 +79,7 @@ const reads = routes.filter((route) => route.method === 'GET');
 const guarded = routes.filter((route) => route.permission !== undefined);
 const recordRoutes = routes.filter((route) => route.itemAction !== undefined);
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** A well-formed request to the route: ids that look real, a document of the route's type. */
 async function call(route: Route, token: string, environment?: string) {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import AjvCompiler from '@fastify/ajv-compiler';
 import { AJV_OPTIONS } from '../../src/http/validators.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
 import { appRoutes } from '../support/app-routes.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // Route validators compile on each route's first request (src/http/validators.ts), so a
 // schema Ajv refuses would no longer stop the start: this compiles them all here instead.
@@ -12,13 +12,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 const PARTS = ['body', 'querystring', 'params', 'headers'] as const;
 
 describe('route validators', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const server = useTestServer();
 
   test("every route's request schemas compile with the app's Ajv options", async () => {
     const compile = AjvCompiler()({}, AJV_OPTIONS);
