@@ -4,6 +4,22 @@ import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 /** The pool, a transaction, project-wide or scoped: anything that runs a compiled query. */
 type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
 
+// Names already derived, by statement text: the texts are few (fixed shapes, one per
+// environment schema), and hashing one costs more than the lookup on every call.
+const names = new Map<string, string>();
+// A bound on the map for processes that serve many environments over their life.
+const MAX_NAMES = 2_000;
+
+function statementName(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    if (names.size >= MAX_NAMES) names.clear();
+    name = `fh_${createHash('sha1').update(text).digest('base64url')}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
 /**
  * Runs a query as a named prepared statement, so each connection parses and plans it
  * once instead of on every call: for the hot path's multi-join and JSON-building
@@ -19,8 +35,7 @@ type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<
  */
 export async function executePrepared<Row>(db: Executor, query: Compilable<Row>): Promise<Row[]> {
   const compiled = query.compile();
-  const name = `fh_${createHash('sha1').update(compiled.sql).digest('base64url')}`;
-  const named = { name, text: compiled.sql } as unknown as string;
+  const named = { name: statementName(compiled.sql), text: compiled.sql } as unknown as string;
   const result = await db.executeQuery<Row>({ ...compiled, sql: named });
   return result.rows;
 }
