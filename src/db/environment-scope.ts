@@ -2,7 +2,6 @@ import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from './client.ts';
 import { throughWriteGate } from './environment-write-gate.ts';
-import { executePrepared } from './prepared.ts';
 import type { EnvironmentDatabase, EnvironmentRow } from './schema.ts';
 import type { Trx } from './transaction.ts';
 
@@ -107,12 +106,22 @@ export function scopedTransaction(trx: Trx, environment: EnvironmentRef): Scoped
 // Arbitrary constant naming environment schema locks: pg_advisory_xact_lock(KEY, number).
 export const ENVIRONMENT_LOCK_KEY = 7_246_001;
 
+type LockFunction = 'pg_advisory_xact_lock' | 'pg_advisory_lock' | 'pg_advisory_unlock';
+
+async function callEnvironmentLock(
+  db: Db,
+  fn: LockFunction,
+  environmentNumber: number,
+): Promise<void> {
+  // Literal keys leave no parameter, so the call takes one simple-protocol message.
+  await sql`SELECT ${sql.raw(fn)}(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
+    db,
+  );
+}
+
 /** Takes the environment's schema lock for the rest of the transaction. */
 export async function lockEnvironment(trx: Trx, environmentNumber: number): Promise<void> {
-  // Literal keys leave no parameter, so the lock takes one simple-protocol message.
-  await sql`SELECT pg_advisory_xact_lock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
-    trx,
-  );
+  await callEnvironmentLock(trx, 'pg_advisory_xact_lock', environmentNumber);
 }
 
 /**
@@ -123,15 +132,32 @@ export async function lockEnvironment(trx: Trx, environmentNumber: number): Prom
  * on the same connection, or when the connection ends (the process died).
  */
 export async function holdEnvironmentLock(trx: Trx, environmentNumber: number): Promise<void> {
-  await sql`SELECT pg_advisory_lock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
-    trx,
-  );
+  await callEnvironmentLock(trx, 'pg_advisory_lock', environmentNumber);
 }
 
 export async function releaseEnvironmentLock(db: Db, environmentNumber: number): Promise<void> {
-  await sql`SELECT pg_advisory_unlock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
-    db,
-  );
+  await callEnvironmentLock(db, 'pg_advisory_unlock', environmentNumber);
+}
+
+/** What a change reads of its environment once it holds the lock (enter_environment). */
+type EnvironmentCheck = Pick<
+  EnvironmentRow,
+  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'read_only_mode'
+> & { maintenance_mode: boolean };
+
+/**
+ * Takes the environment's lock, then touches its row and reads it with the site's
+ * maintenance mode: one statement, the function of migration 0007, whose reads follow
+ * the lock. Undefined when the environment's row is gone.
+ */
+async function enterEnvironment(
+  trx: Trx,
+  environmentNumber: number,
+): Promise<EnvironmentCheck | undefined> {
+  const { rows } = await sql<EnvironmentCheck>`
+    SELECT * FROM enter_environment(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})
+  `.execute(trx);
+  return rows[0];
 }
 
 /**
@@ -151,21 +177,7 @@ export async function inEnvironmentTransaction<T>(
 ): Promise<T> {
   return throughWriteGate(scope.project, scope.environment.number, () =>
     scope.project.transaction().execute(async (trx) => {
-      await lockEnvironment(trx, scope.environment.number);
-      const touch = trx
-        .updateTable('environments')
-        .set({ last_data_change_at: sql<Date>`now()` })
-        .where('number', '=', sql.lit(scope.environment.number))
-        .returning((eb) => [
-          'id',
-          'number',
-          'schema_name',
-          'is_primary',
-          'status',
-          'read_only_mode',
-          eb.selectFrom('site').select('maintenance_mode').as('maintenance_mode'),
-        ]);
-      const [current] = await executePrepared(trx, touch);
+      const current = await enterEnvironment(trx, scope.environment.number);
       if (!current || current.status === 'destroying') {
         throw new DomainError(
           'INVALID_ENVIRONMENT',
