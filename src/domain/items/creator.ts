@@ -10,8 +10,13 @@ import type { Resource } from '../../presenters/jsonapi.ts';
  * as one more column of its RETURNING (`creatorColumn`); other changes look it up.
  */
 
-/** The token as row_to_json gives it: timestamps as strings. */
-type AccessTokenJson = Omit<AccessTokenRow, 'last_cma_access_at' | 'created_at'> & {
+/** The token as row_to_json gives it: bigints as numbers, timestamps as strings. */
+type AccessTokenJson = Omit<
+  AccessTokenRow,
+  'id' | 'role_id' | 'last_cma_access_at' | 'created_at'
+> & {
+  id: number;
+  role_id: number;
   last_cma_access_at: string | null;
   created_at: string;
 };
@@ -30,8 +35,11 @@ export function creatorColumn(creatorId: string | null) {
 /** The related entity of a creator read by `creatorColumn`: none once deleted. */
 export function presentCreator(json: AccessTokenJson | null | undefined): Resource[] {
   if (!json) return [];
+  // As the driver gives a row: bigints as strings (client.ts), timestamps as dates.
   const row: AccessTokenRow = {
     ...json,
+    id: String(json.id),
+    role_id: String(json.role_id),
     last_cma_access_at: json.last_cma_access_at === null ? null : new Date(json.last_cma_access_at),
     created_at: new Date(json.created_at),
   };
