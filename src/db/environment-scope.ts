@@ -75,6 +75,15 @@ export function qualifiedTable(schemaName: string, table: string): RawBuilder<un
   return sql.table(`${schemaName}.${table}`);
 }
 
+// The schema each scoped handle reaches: statements of fixed shape are compiled once per
+// schema (prepared.ts). Every scoped handle is made below, and registered here.
+const schemaOfHandle = new WeakMap<object, string>();
+
+/** The environment schema a scoped handle reaches; undefined for a project handle. */
+export function schemaOf(handle: object): string | undefined {
+  return schemaOfHandle.get(handle);
+}
+
 // Scoped handles are cheap but not free (a plugin and an executor per instance): one per
 // schema and pool. Entries of destroyed environments are few and harmless.
 const handles = new WeakMap<Db, Map<string, EnvQueryable>>();
@@ -88,6 +97,7 @@ function scopedHandle(db: Db, schemaName: string): EnvQueryable {
   let handle = bySchema.get(schemaName);
   if (!handle) {
     handle = (db as unknown as Kysely<EnvironmentDatabase>).withSchema(schemaName);
+    schemaOfHandle.set(handle, schemaName);
     bySchema.set(schemaName, handle);
   }
   return handle;
@@ -100,6 +110,7 @@ export function scopeFor(db: Db, environment: EnvironmentRef): Scope {
 /** The scoped handle for an open project transaction (same connection). */
 export function scopedTransaction(trx: Trx, environment: EnvironmentRef): ScopedTransaction {
   const db = trx.withSchema(environment.schemaName) as unknown as EnvTrx;
+  schemaOfHandle.set(db, environment.schemaName);
   return { environment, db, project: trx };
 }
 
