@@ -45,10 +45,20 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'items',
   'item_versions',
   'blocks',
+  'scheduled_actions',
 ];
 
-/** A request's view of the database: its environment's tables and the project's. */
-export type Scope = Readonly<{ environment: EnvironmentRef; db: EnvQueryable; project: Db }>;
+/**
+ * A request's view of the database: its environment's tables and the project's, and the
+ * environment's schema version read with the request's token (absent outside requests):
+ * what schema documents may be served from the cache at (domain/schema-cache).
+ */
+export type Scope = Readonly<{
+  environment: EnvironmentRef;
+  db: EnvQueryable;
+  project: Db;
+  schemaVersion?: string;
+}>;
 
 /** Both handles of one transaction, on the same connection. */
 export type ScopedTransaction = Readonly<{
@@ -103,8 +113,9 @@ function scopedHandle(db: Db, schemaName: string): EnvQueryable {
   return handle;
 }
 
-export function scopeFor(db: Db, environment: EnvironmentRef): Scope {
-  return { environment, db: scopedHandle(db, environment.schemaName), project: db };
+export function scopeFor(db: Db, environment: EnvironmentRef, schemaVersion?: string): Scope {
+  const scope = { environment, db: scopedHandle(db, environment.schemaName), project: db };
+  return schemaVersion === undefined ? scope : { ...scope, schemaVersion };
 }
 
 /** The scoped handle for an open project transaction (same connection). */
@@ -158,7 +169,7 @@ type EnvironmentCheck = Pick<
 
 /**
  * Takes the environment's lock, then touches its row and reads it with the site's
- * maintenance mode: one statement, the function of migration 0007, whose reads follow
+ * maintenance mode: one statement, the function of project migration 0008, whose reads follow
  * the lock. Undefined when the environment's row is gone.
  */
 async function enterEnvironment(

@@ -71,6 +71,8 @@ export type RecordType =
   | 'AccessToken'
   | 'Environment'
   | 'Item'
+  | 'ScheduledPublication'
+  | 'ScheduledUnpublishing'
   | 'Plugin'
   | 'ItemTypeFilter'
   | 'UploadFilter';

@@ -2,18 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { apiError } from '../support/api-errors.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // Issue 13, items 2 and 3: text no column can hold is refused at the edge, and every
 // refusal, Fastify's and Node's own included, is an api_error document the client reads.
 
-let server: TestServer;
+const server = useTestServer();
 let itemTypeId: string;
 let fieldId: string;
 before(async () => {
-  server = await startTestServer();
   const client = server.client();
   const itemType = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
   itemTypeId = itemType.id;
@@ -23,9 +22,6 @@ before(async () => {
     field_type: 'string',
   });
   fieldId = field.id;
-});
-after(async () => {
-  await server?.close();
 });
 
 type ErrorEntry = { type: string; attributes: { code: string; details: Record<string, unknown> } };
@@ -208,6 +204,26 @@ describe('NUL and lone surrogates', () => {
     assertApiError(response, 400, 'INVALID_JSON_BODY');
     const all = await server.client().itemTypes.list();
     assert.ok(!all.some((itemType) => itemType.api_key === 'cafe'));
+  });
+
+  test('a __proto__ key is dropped from a body, spelt plainly or through \\u escapes', async () => {
+    const hintBody = (key: string, hint: string) =>
+      `{"data":{"type":"field","id":"${fieldId}","attributes":{"hint":"${hint}","${key}":{"polluted":true}}}}`;
+    // Any other unknown attribute is refused: the key below is dropped, not merely allowed.
+    assertApiError(
+      await send('PUT', `/fields/${fieldId}`, hintBody('__proto_', 'x')),
+      422,
+      'INVALID_FORMAT',
+    );
+    for (const [key, hint] of [
+      ['__proto__', 'plain'],
+      ['\\u005f\\u005fproto\\u005f\\u005f', 'escaped'],
+      ['__pr\\u006fto__', 'one letter escaped'],
+    ] as const) {
+      const response = await send('PUT', `/fields/${fieldId}`, hintBody(key, hint));
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.equal((await server.client().fields.find(fieldId)).hint, hint);
+    }
   });
 });
 

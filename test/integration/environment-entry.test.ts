@@ -8,7 +8,7 @@ import { TEST_ENGINE } from '../support/databases.ts';
 import { buildModel } from '../support/factories.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
-// A change enters its environment in one statement (enter_environment, migration 0007):
+// A change enters its environment in one statement (enter_environment, project migration 0008):
 // the lock, then the environment's row and the site read after the lock is granted.
 
 let server: TestServer;

@@ -71,6 +71,8 @@ const PRESENTED_COLUMNS = [
   'first_published_at',
   'current_valid',
   'published_valid',
+  'publication_scheduled_at',
+  'unpublishing_scheduled_at',
 ] as const;
 
 type OrderRule = { expression: Expression<unknown>; direction: 'asc' | 'desc' };

@@ -20,7 +20,12 @@ import { BlockSession } from './blocks.ts';
 import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
-import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
+import {
+  modelContext,
+  recordForRequest,
+  recordWithContext,
+  type StoredItem,
+} from './record-context.ts';
 import { checkItemValues } from './values.ts';
 
 export type ItemInput = {
@@ -138,10 +143,12 @@ export async function findItem(
   id: string,
   options: { version?: string; nested?: boolean } = {},
 ): Promise<Resource> {
+  const found = await recordForRequest(scope, id);
+  if (!found) throw new NotFound('Item', id);
   const {
     row,
     context: { model, fields },
-  } = await findRecordOrFail(scope.db, id);
+  } = found;
   const published = options.version === 'published';
   if (published && row.published_values === null)
     throw new NotFound('Published version of item', id);
@@ -300,6 +307,8 @@ export async function createItem(
       // The values were just validated against the schema as it is.
       current_valid: true,
       published_valid: true,
+      publication_scheduled_at: null,
+      unpublishing_scheduled_at: null,
     };
     // The row and its first version in one statement: they name each other, and the
     // version's foreign key is checked when the statement ends. It reads the creator too.
