@@ -7,7 +7,7 @@ import { type Db, openDatabase } from '../../src/db/client.ts';
 import { authCacheOf, schemaCacheOf } from '../../src/domain/schema-cache/caches.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
-import { createTestDatabase } from '../support/databases.ts';
+import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
 import { buildField, buildModel } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 import { startTestServer } from '../support/server.ts';
@@ -239,41 +239,41 @@ test('a destroyed, renamed or promoted environment is never answered from what w
   await rejectsWithApiError(old.fields.list(model.id), 'INVALID_ENVIRONMENT');
 });
 
-test('embedded: a NOTIFY reaches the process before the committing statement returns, and only at commit', async (t) => {
-  const database = await createTestDatabase();
-  cleanups.push(() => database.drop());
-  if (database.engine !== 'embedded') {
-    t.skip('PostgreSQL processes read the version with every request instead');
-    return;
-  }
-  const handle = await openDatabase({
-    databaseUrl: null,
-    dataDir: database.dataDir,
-    dbPoolSize: 1,
+// PostgreSQL processes read the version with every request instead of listening.
+if (TEST_ENGINE === 'embedded') {
+  test('embedded: a NOTIFY reaches the process before the committing statement returns, and only at commit', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    assert.equal(database.engine, 'embedded');
+    const handle = await openDatabase({
+      databaseUrl: null,
+      dataDir: database.dataDir,
+      dbPoolSize: 1,
+    });
+    cleanups.push(() => handle.close());
+    const payloads: string[] = [];
+    await handle.listenInProcess?.('fieldhouse_cache', (payload) => payloads.push(payload));
+    const { db } = handle;
+
+    await sql`UPDATE env_1.site_settings SET timezone = timezone`.execute(db);
+    assert.deepEqual(payloads, ['env_1']);
+
+    await db.transaction().execute(async (trx) => {
+      await sql`UPDATE roles SET name = name`.execute(trx);
+      await sql`UPDATE env_1.item_types SET hint = hint`.execute(trx);
+      assert.deepEqual(payloads, ['env_1'], 'nothing is announced before the commit');
+    });
+    assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
+
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await sql`UPDATE access_tokens SET can_access_cma = can_access_cma`.execute(trx);
+        throw new Error('roll back');
+      }),
+    );
+    // A token's last-use stamp and an environment's last-change stamp announce nothing.
+    await sql`UPDATE access_tokens SET last_cma_access_at = now()`.execute(db);
+    await sql`UPDATE environments SET last_data_change_at = now()`.execute(db);
+    assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
   });
-  cleanups.push(() => handle.close());
-  const payloads: string[] = [];
-  await handle.listenInProcess?.('fieldhouse_cache', (payload) => payloads.push(payload));
-  const { db } = handle;
-
-  await sql`UPDATE env_1.site_settings SET timezone = timezone`.execute(db);
-  assert.deepEqual(payloads, ['env_1']);
-
-  await db.transaction().execute(async (trx) => {
-    await sql`UPDATE roles SET name = name`.execute(trx);
-    await sql`UPDATE env_1.item_types SET hint = hint`.execute(trx);
-    assert.deepEqual(payloads, ['env_1'], 'nothing is announced before the commit');
-  });
-  assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
-
-  await assert.rejects(
-    db.transaction().execute(async (trx) => {
-      await sql`UPDATE access_tokens SET can_access_cma = can_access_cma`.execute(trx);
-      throw new Error('roll back');
-    }),
-  );
-  // A token's last-use stamp and an environment's last-change stamp announce nothing.
-  await sql`UPDATE access_tokens SET last_cma_access_at = now()`.execute(db);
-  await sql`UPDATE environments SET last_data_change_at = now()`.execute(db);
-  assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
-});
+}
