@@ -5,7 +5,8 @@
 // Prints per path p50/p99 of each server, their ratio, and the statements Fieldhouse sent
 // per request (FIELDHOUSE_COUNT_QUERIES=1 makes it report them in a header).
 // Usage: npx tsx bench/latency.ts [--db embedded|postgres] [--requests 2000] [--block 200]
-//                                 [--cpu-prof DIR]
+//                                 [--cpu-prof DIR] [--only REGEX]
+// --only keeps the paths whose name matches (e.g. --only PUT), to profile them alone.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     requests: { type: 'string', default: '2000' },
     block: { type: 'string', default: '200' },
     'cpu-prof': { type: 'string' },
+    only: { type: 'string' },
     'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     // Internal: run as the bare server, answering the documents in this file.
     bare: { type: 'string' },
@@ -124,7 +126,7 @@ async function main(): Promise<void> {
     }
     const item = await client.items.create({ item_type: model, field0: 'first' });
 
-    const paths: Path[] = [
+    const allPaths: Path[] = [
       { name: 'GET /item-types/{id}', method: 'GET', url: `/item-types/${model.id}` },
       { name: 'GET /fields/{id}', method: 'GET', url: `/fields/${field.id}` },
       { name: 'GET /items/{id}', method: 'GET', url: `/items/${item.id}` },
@@ -152,6 +154,8 @@ async function main(): Promise<void> {
           JSON.stringify({ data: { type: 'item', id: item.id, attributes: { field1: `v${i}` } } }),
       },
     ];
+    const only = values.only === undefined ? null : new RegExp(values.only);
+    const paths = allPaths.filter((path) => !only || only.test(path.name));
     const headers = {
       authorization: `Bearer ${TOKEN}`,
       accept: 'application/json',

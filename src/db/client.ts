@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type Config, cacheDir } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
 import { analyzeChangedTablesEvery } from './embedded-analyze.ts';
+import { batchedProtocol } from './embedded-protocol.ts';
 import { acquireLockFile } from './lock-file.ts';
 import { queryCounter } from './query-count.ts';
 import type { ProjectDatabase } from './schema.ts';
@@ -62,7 +63,7 @@ export async function openDatabase(
     const cache = config.cacheDir ?? cacheDir();
     const pglite = await openEmbedded(join(config.dataDir, 'pgdata'), cache);
     // PGlite is one session: a pool of one connection keeps each transaction whole.
-    const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1 });
+    const pool = new pg.Pool({ ...createPgConfig(batchedProtocol(pglite)), max: 1 });
     const db = new Kysely<ProjectDatabase>({
       dialect: new PostgresDialect({ pool }),
       log: queryCounter,

@@ -2,7 +2,6 @@ import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from './client.ts';
 import { throughWriteGate } from './environment-write-gate.ts';
-import { executePrepared } from './prepared.ts';
 import type { EnvironmentDatabase, EnvironmentRow } from './schema.ts';
 import type { Trx } from './transaction.ts';
 
@@ -86,6 +85,15 @@ export function qualifiedTable(schemaName: string, table: string): RawBuilder<un
   return sql.table(`${schemaName}.${table}`);
 }
 
+// The schema each scoped handle reaches: statements of fixed shape are compiled once per
+// schema (prepared.ts). Every scoped handle is made below, and registered here.
+const schemaOfHandle = new WeakMap<object, string>();
+
+/** The environment schema a scoped handle reaches; undefined for a project handle. */
+export function schemaOf(handle: object): string | undefined {
+  return schemaOfHandle.get(handle);
+}
+
 // Scoped handles are cheap but not free (a plugin and an executor per instance): one per
 // schema and pool. Entries of destroyed environments are few and harmless.
 const handles = new WeakMap<Db, Map<string, EnvQueryable>>();
@@ -99,6 +107,7 @@ function scopedHandle(db: Db, schemaName: string): EnvQueryable {
   let handle = bySchema.get(schemaName);
   if (!handle) {
     handle = (db as unknown as Kysely<EnvironmentDatabase>).withSchema(schemaName);
+    schemaOfHandle.set(handle, schemaName);
     bySchema.set(schemaName, handle);
   }
   return handle;
@@ -112,18 +121,29 @@ export function scopeFor(db: Db, environment: EnvironmentRef, schemaVersion?: st
 /** The scoped handle for an open project transaction (same connection). */
 export function scopedTransaction(trx: Trx, environment: EnvironmentRef): ScopedTransaction {
   const db = trx.withSchema(environment.schemaName) as unknown as EnvTrx;
+  schemaOfHandle.set(db, environment.schemaName);
   return { environment, db, project: trx };
 }
 
 // Arbitrary constant naming environment schema locks: pg_advisory_xact_lock(KEY, number).
 export const ENVIRONMENT_LOCK_KEY = 7_246_001;
 
+type LockFunction = 'pg_advisory_xact_lock' | 'pg_advisory_lock' | 'pg_advisory_unlock';
+
+async function callEnvironmentLock(
+  db: Db,
+  fn: LockFunction,
+  environmentNumber: number,
+): Promise<void> {
+  // Literal keys leave no parameter, so the call takes one simple-protocol message.
+  await sql`SELECT ${sql.raw(fn)}(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
+    db,
+  );
+}
+
 /** Takes the environment's schema lock for the rest of the transaction. */
 export async function lockEnvironment(trx: Trx, environmentNumber: number): Promise<void> {
-  // Literal keys leave no parameter, so the lock takes one simple-protocol message.
-  await sql`SELECT pg_advisory_xact_lock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
-    trx,
-  );
+  await callEnvironmentLock(trx, 'pg_advisory_xact_lock', environmentNumber);
 }
 
 /**
@@ -134,15 +154,32 @@ export async function lockEnvironment(trx: Trx, environmentNumber: number): Prom
  * on the same connection, or when the connection ends (the process died).
  */
 export async function holdEnvironmentLock(trx: Trx, environmentNumber: number): Promise<void> {
-  await sql`SELECT pg_advisory_lock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
-    trx,
-  );
+  await callEnvironmentLock(trx, 'pg_advisory_lock', environmentNumber);
 }
 
 export async function releaseEnvironmentLock(db: Db, environmentNumber: number): Promise<void> {
-  await sql`SELECT pg_advisory_unlock(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})`.execute(
-    db,
-  );
+  await callEnvironmentLock(db, 'pg_advisory_unlock', environmentNumber);
+}
+
+/** What a change reads of its environment once it holds the lock (enter_environment). */
+type EnvironmentCheck = Pick<
+  EnvironmentRow,
+  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'read_only_mode'
+> & { maintenance_mode: boolean };
+
+/**
+ * Takes the environment's lock, then touches its row and reads it with the site's
+ * maintenance mode: one statement, the function of project migration 0008, whose reads follow
+ * the lock. Undefined when the environment's row is gone.
+ */
+async function enterEnvironment(
+  trx: Trx,
+  environmentNumber: number,
+): Promise<EnvironmentCheck | undefined> {
+  const { rows } = await sql<EnvironmentCheck>`
+    SELECT * FROM enter_environment(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})
+  `.execute(trx);
+  return rows[0];
 }
 
 /**
@@ -162,21 +199,7 @@ export async function inEnvironmentTransaction<T>(
 ): Promise<T> {
   return throughWriteGate(scope.project, scope.environment.number, () =>
     scope.project.transaction().execute(async (trx) => {
-      await lockEnvironment(trx, scope.environment.number);
-      const touch = trx
-        .updateTable('environments')
-        .set({ last_data_change_at: sql<Date>`now()` })
-        .where('number', '=', sql.lit(scope.environment.number))
-        .returning((eb) => [
-          'id',
-          'number',
-          'schema_name',
-          'is_primary',
-          'status',
-          'read_only_mode',
-          eb.selectFrom('site').select('maintenance_mode').as('maintenance_mode'),
-        ]);
-      const [current] = await executePrepared(trx, touch);
+      const current = await enterEnvironment(trx, scope.environment.number);
       if (!current || current.status === 'destroying') {
         throw new DomainError(
           'INVALID_ENVIRONMENT',

@@ -22,17 +22,20 @@ export async function enqueueWebhookCalls(
 ): Promise<number> {
   const targets = webhooks.filter((webhook) => webhookWantsEvent(webhook.events, event));
   if (targets.length === 0) return 0;
+  // The calls and the notification in one statement: a data-modifying WITH runs whether
+  // or not the outer SELECT reads it.
   await trx
-    .insertInto('webhook_calls')
-    .values(
-      targets.map((webhook) => ({
-        webhook_id: webhook.id,
-        event_id: eventId,
-        entity_type: event.entityType,
-        event_type: event.eventType,
-      })),
+    .with('calls', (db) =>
+      db.insertInto('webhook_calls').values(
+        targets.map((webhook) => ({
+          webhook_id: webhook.id,
+          event_id: eventId,
+          entity_type: event.entityType,
+          event_type: event.eventType,
+        })),
+      ),
     )
+    .selectNoFrom(sql`pg_notify(${WEBHOOK_CALLS_CHANNEL}, '')`.as('notified'))
     .execute();
-  await sql`SELECT pg_notify(${WEBHOOK_CALLS_CHANNEL}, '')`.execute(trx);
   return targets.length;
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
-import { executePrepared } from '../db/prepared.ts';
+import { preparedShape } from '../db/prepared.ts';
 import type { Trx } from '../db/transaction.ts';
 import type { EnvironmentResource } from '../presenters/environment.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
@@ -62,31 +62,38 @@ export async function emitEvent(tx: ScopedTransaction, event: SchemaEvent): Prom
   await recordEvent(tx.project, tx.environment, event);
 }
 
-/** As emitEvent, for events of an environment itself (fork, promote, destroy…). */
-export async function recordEvent(
-  trx: Trx,
-  environment: EnvironmentRef,
-  event: SchemaEvent,
-): Promise<void> {
-  const insert = trx
+/** An event's columns as the insert writes them (JSON serialised), in this order. */
+type EventColumns = [
+  environment: string,
+  isEnvironmentPrimary: boolean,
+  entityType: string,
+  eventType: string,
+  entityId: string,
+  entity: string,
+  previousEntity: string,
+  relatedEntities: string,
+];
+
+/**
+ * The event's insert, which brings back the enabled webhooks with the id, saving the
+ * fan-out a round trip. Two shapes: a record event may also keep its nested entities.
+ */
+function insertEvent(trx: Trx, columns: EventColumns, nested?: [entity: string, previous: string]) {
+  const [environment, primary, entityType, eventType, entityId, entity, previous, related] =
+    columns;
+  return trx
     .insertInto('events')
     .values({
-      environment: environment.id,
-      is_environment_primary: environment.isPrimary,
-      entity_type: event.entityType,
-      event_type: event.eventType,
-      entity_id: event.entity.id,
-      entity: JSON.stringify(event.entity),
-      previous_entity: JSON.stringify(event.previousEntity ?? null),
-      related_entities: JSON.stringify(event.relatedEntities ?? []),
-      ...(event.entityType === 'item' && event.nestedEntity
-        ? {
-            nested_entity: JSON.stringify(event.nestedEntity),
-            nested_previous_entity: JSON.stringify(event.nestedPreviousEntity ?? null),
-          }
-        : {}),
+      environment,
+      is_environment_primary: primary,
+      entity_type: entityType,
+      event_type: eventType,
+      entity_id: entityId,
+      entity,
+      previous_entity: previous,
+      related_entities: related,
+      ...(nested ? { nested_entity: nested[0], nested_previous_entity: nested[1] } : {}),
     })
-    // The enabled webhooks come back with the id, saving the fan-out a round trip.
     .returning((eb) => [
       'id',
       eb
@@ -101,7 +108,41 @@ export async function recordEvent(
         .where('enabled', '=', true)
         .as('webhooks'),
     ]);
-  const [inserted] = await executePrepared(trx, insert);
+}
+
+const insertPlainEvent = preparedShape((trx: Trx, ...columns: EventColumns) =>
+  insertEvent(trx, columns),
+);
+const insertNestedEvent = preparedShape(
+  (trx: Trx, nestedEntity: string, nestedPrevious: string, ...columns: EventColumns) =>
+    insertEvent(trx, columns, [nestedEntity, nestedPrevious]),
+);
+
+/** As emitEvent, for events of an environment itself (fork, promote, destroy…). */
+export async function recordEvent(
+  trx: Trx,
+  environment: EnvironmentRef,
+  event: SchemaEvent,
+): Promise<void> {
+  const columns: EventColumns = [
+    environment.id,
+    environment.isPrimary,
+    event.entityType,
+    event.eventType,
+    event.entity.id,
+    JSON.stringify(event.entity),
+    JSON.stringify(event.previousEntity ?? null),
+    JSON.stringify(event.relatedEntities ?? []),
+  ];
+  const [inserted] =
+    event.entityType === 'item' && event.nestedEntity
+      ? await insertNestedEvent(
+          trx,
+          JSON.stringify(event.nestedEntity),
+          JSON.stringify(event.nestedPreviousEntity ?? null),
+          ...columns,
+        )
+      : await insertPlainEvent(trx, ...columns);
   if (!inserted) throw new Error('the event insert returned no id');
   await enqueueWebhookCalls(
     trx,

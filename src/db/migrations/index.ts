@@ -6,6 +6,7 @@ import * as environments from './0004_environments.ts';
 import * as roleEnvironmentPermissions from './0005_role_environment_permissions.ts';
 import * as nestedEventEntities from './0006_nested_event_entities.ts';
 import * as cacheVersions from './0007_cache_versions.ts';
+import * as enterEnvironment from './0008_enter_environment.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005_role_environment_permissions': roleEnvironmentPermissions,
   '0006_nested_event_entities': nestedEventEntities,
   '0007_cache_versions': cacheVersions,
+  '0008_enter_environment': enterEnvironment,
 };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope.ts';
-import { executePrepared } from '../../db/prepared.ts';
+import { preparedShape } from '../../db/prepared.ts';
 import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
@@ -37,16 +37,9 @@ export const FIELDSET_SUMMARIES_JSON = sql<ModelState['fieldsets']>`coalesce(jso
   json_build_object('id', g.id, 'item_type_id', g.item_type_id, 'position', g.position)
   ORDER BY g.position, g.seq), '[]')`;
 
-/**
- * Model states (by id, by id or api_key, or all of them), in one round trip on a prepared statement. The model
- * row comes as row_to_json (see row-json.ts).
- */
-async function selectModelStates(
-  db: EnvQueryable,
-  by: 'id' | 'idOrApiKey' | 'all',
-  key = '',
-): Promise<(ModelState & { id: string })[]> {
-  const query = db
+/** Each model with the summaries of its fields and fieldsets; the model row as row_to_json. */
+function modelStates(db: EnvQueryable) {
+  return db
     .selectFrom('item_types as it')
     .select([
       'it.id',
@@ -64,14 +57,28 @@ async function selectModelStates(
           .whereRef('g.item_type_id', '=', 'it.id')
           .as('fieldset_summaries'),
     ]);
-  const rows = await executePrepared(
-    db,
-    by === 'all'
-      ? query.orderBy('it.seq')
-      : by === 'id'
-        ? query.where('it.id', '=', key)
-        : query.where((eb) => eb.or([eb('it.id', '=', key), eb('it.api_key', '=', key)])),
-  );
+}
+
+// Model states by id, by id or api_key, or all of them: each a prepared statement of its
+// own, built once per environment.
+const statesById = preparedShape((db: EnvQueryable, id: string) =>
+  modelStates(db).where('it.id', '=', id),
+);
+const statesByIdOrApiKey = preparedShape((db: EnvQueryable, key: string) =>
+  modelStates(db).where((eb) => eb.or([eb('it.id', '=', key), eb('it.api_key', '=', key)])),
+);
+const allStates = preparedShape((db: EnvQueryable) => modelStates(db).orderBy('it.seq'));
+
+async function selectModelStates(
+  db: EnvQueryable,
+  by: 'id' | 'idOrApiKey' | 'all',
+  key = '',
+): Promise<(ModelState & { id: string })[]> {
+  const rows = await (by === 'all'
+    ? allStates(db)
+    : by === 'id'
+      ? statesById(db, key)
+      : statesByIdOrApiKey(db, key));
   return rows.map((row) => ({
     id: row.id,
     itemType: fromRowJson(row.item_type),

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
-import { executePrepared } from '../../db/prepared.ts';
+import { executePrepared, preparedShape } from '../../db/prepared.ts';
 import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
@@ -36,18 +36,9 @@ export async function findFieldOrFail(db: EnvQueryable, idOrKey: string): Promis
   return row;
 }
 
-/**
- * A field with its model's state, in one round trip on a prepared statement: the hot
- * path of every field update. `idOrKey` is a field id or `<model_api_key>::<field_api_key>`.
- * Rows come as row_to_json, whose one json column keeps the cached plan valid when a
- * migration adds columns.
- */
-export async function findFieldWithModel(
-  db: EnvQueryable,
-  idOrKey: string,
-): Promise<{ field: FieldRow; state: ModelState } | null> {
-  const separator = idOrKey.indexOf('::');
-  const query = db
+/** The field with its model's row and summaries (findFieldWithModel), unfiltered. */
+function fieldWithModel(db: EnvQueryable) {
+  return db
     .selectFrom('fields as f')
     .innerJoin('item_types as it', 'it.id', 'f.item_type_id')
     .select([
@@ -66,14 +57,29 @@ export async function findFieldWithModel(
           .whereRef('g.item_type_id', '=', 'f.item_type_id')
           .as('fieldset_summaries'),
     ]);
-  const [row] = await executePrepared(
-    db,
-    separator === -1
-      ? query.where('f.id', '=', idOrKey)
-      : query
-          .where('it.api_key', '=', idOrKey.slice(0, separator))
-          .where('f.api_key', '=', idOrKey.slice(separator + 2)),
-  );
+}
+
+const fieldWithModelById = preparedShape((db: EnvQueryable, id: string) =>
+  fieldWithModel(db).where('f.id', '=', id),
+);
+const fieldWithModelByKey = preparedShape((db: EnvQueryable, model: string, field: string) =>
+  fieldWithModel(db).where('it.api_key', '=', model).where('f.api_key', '=', field),
+);
+
+/**
+ * A field with its model's state, in one round trip on a prepared statement: the hot
+ * path of every field update. `idOrKey` is a field id or `<model_api_key>::<field_api_key>`.
+ * Rows come as row_to_json, whose one json column keeps the cached plan valid when a
+ * migration adds columns.
+ */
+export async function findFieldWithModel(
+  db: EnvQueryable,
+  idOrKey: string,
+): Promise<{ field: FieldRow; state: ModelState } | null> {
+  const separator = idOrKey.indexOf('::');
+  const [row] = await (separator === -1
+    ? fieldWithModelById(db, idOrKey)
+    : fieldWithModelByKey(db, idOrKey.slice(0, separator), idOrKey.slice(separator + 2)));
   if (!row) return null;
   return {
     field: fromRowJson(row.field),

@@ -9,7 +9,6 @@ import {
 import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
-import { presentAccessToken } from '../../presenters/access-token.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
@@ -18,6 +17,7 @@ import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
+import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import {
@@ -59,22 +59,11 @@ export async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | u
   return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The record's creator as a related entity (without its secret); none once deleted. */
-async function creatorOf(tx: ScopedTransaction, entity: Resource): Promise<Resource[]> {
-  const creator = entity.relationships?.creator?.data;
-  if (!creator || Array.isArray(creator)) return [];
-  const row = await tx.project
-    .selectFrom('access_tokens')
-    .selectAll()
-    .where('id', '=', creator.id)
-    .executeTakeFirst();
-  return row ? [presentAccessToken(row, null, new Date())] : [];
-}
-
 /**
  * Emits a record event whose related entities are the record's relationships, as DatoCMS
  * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
- * The model is given by its state when the change holds it already (no read), else by id.
+ * The model is given by its state when the change holds it already (no read), else by id;
+ * the creator likewise, when the change's write read it (creator.ts), else it is looked up.
  * A record whose model holds blocks is also recorded nested (see eventEntity).
  */
 export async function emitItemEvent(
@@ -83,6 +72,7 @@ export async function emitItemEvent(
   eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish',
   entity: EventEntity,
   previousEntity?: EventEntity,
+  creator?: Resource[],
 ): Promise<void> {
   await emitEvent(tx, {
     entityType: 'item',
@@ -94,9 +84,15 @@ export async function emitItemEvent(
       : {}),
     relatedEntities: [
       presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
-      ...(await creatorOf(tx, entity.plain)),
+      ...(creator ?? (await lookUpCreator(tx.project, creatorIdOf(entity.plain)))),
     ],
   });
+}
+
+/** The id of the record's creator, as its presentation names it. */
+function creatorIdOf(entity: Resource): string | null {
+  const creator = entity.relationships?.creator?.data;
+  return creator && !Array.isArray(creator) ? creator.id : null;
 }
 
 /**
@@ -315,15 +311,16 @@ export async function createItem(
       unpublishing_scheduled_at: null,
     };
     // The row and its first version in one statement: they name each other, and the
-    // version's foreign key is checked when the statement ends.
-    await executePrepared(
+    // version's foreign key is checked when the statement ends. It reads the creator too.
+    const [written] = await executePrepared(
       trx,
       trx
         .with('version', (db) =>
           db.insertInto('item_versions').values(versionRow(row, snapshotJson, creatorId)),
         )
         .insertInto('items')
-        .values({ ...row, item_values: json, published_values: published ? snapshotJson : null }),
+        .values({ ...row, item_values: json, published_values: published ? snapshotJson : null })
+        .returning(creatorColumn(creatorId)),
     );
     await blocks?.commit(trx, fields, values);
     let state = context.state;
@@ -341,7 +338,7 @@ export async function createItem(
       fields,
       blocks && { values: snapshot, schema: blocks.schema },
     );
-    await emitItemEvent(tx, state, 'create', entity);
+    await emitItemEvent(tx, state, 'create', entity, undefined, presentCreator(written?.creator));
     return entity.plain;
   });
 }
@@ -427,7 +424,7 @@ export async function updateItem(
       item_values: values,
       ...(published ? { published_values: snapshot } : {}),
     };
-    await executePrepared(
+    const [written] = await executePrepared(
       trx,
       trx
         .with('version', (db) =>
@@ -439,7 +436,8 @@ export async function updateItem(
           item_values: json,
           ...(published ? { published_values: snapshotJson } : {}),
         })
-        .where('id', '=', id),
+        .where('id', '=', id)
+        .returning(creatorColumn(before.creator_id)),
     );
     await blocks?.commit(trx, fields, values);
     // The previous record's blocks as stored before this write replaced them.
@@ -458,7 +456,7 @@ export async function updateItem(
       fields,
       blocks && { values: snapshot, schema: blocks.schema },
     );
-    await emitItemEvent(tx, state, 'update', entity, previous);
+    await emitItemEvent(tx, state, 'update', entity, previous, presentCreator(written?.creator));
     return entity.plain;
   });
 }
@@ -473,7 +471,11 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
     let state = stateBefore;
     // Read before the delete takes the record's blocks with it.
     const snapshot = await storedSnapshot(trx, row, fields);
-    await trx.deleteFrom('items').where('id', '=', id).execute();
+    const [deleted] = await trx
+      .deleteFrom('items')
+      .where('id', '=', id)
+      .returning(creatorColumn(row.creator_id))
+      .execute();
     if (model.singleton_item_id === id) {
       await trx
         .updateTable('item_types')
@@ -483,7 +485,7 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
       state = withSingletonItem(state, null);
     }
     const entity = eventEntityOf(row, model, fields, snapshot);
-    await emitItemEvent(tx, state, 'delete', entity);
+    await emitItemEvent(tx, state, 'delete', entity, undefined, presentCreator(deleted?.creator));
     return entity.plain;
   });
 }

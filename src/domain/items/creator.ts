@@ -1,0 +1,58 @@
+import { sql } from 'kysely';
+import type { AccessTokenRow } from '../../db/schema.ts';
+import type { Queryable } from '../../db/transaction.ts';
+import { presentAccessToken } from '../../presenters/access-token.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+
+/**
+ * A record event names the record's creator among its related entities (spec 06 §6).
+ * The record writes read the creator's token in the statement that writes the record,
+ * as one more column of its RETURNING (`creatorColumn`); other changes look it up.
+ */
+
+/** The token as row_to_json gives it: bigints as numbers, timestamps as strings. */
+type AccessTokenJson = Omit<
+  AccessTokenRow,
+  'id' | 'role_id' | 'last_cma_access_at' | 'created_at'
+> & {
+  id: number;
+  role_id: number;
+  last_cma_access_at: string | null;
+  created_at: string;
+};
+
+/**
+ * The creator's token as a column named `creator` (null when there is none), for the
+ * RETURNING of a record write. `access_tokens` is a project table: unqualified, it is
+ * found in the project's schema whichever environment the statement writes to.
+ */
+export function creatorColumn(creatorId: string | null) {
+  return sql<AccessTokenJson | null>`(SELECT row_to_json(t.*) FROM access_tokens AS t WHERE t.id = ${creatorId})`.as(
+    'creator',
+  );
+}
+
+/** The related entity of a creator read by `creatorColumn`: none once deleted. */
+export function presentCreator(json: AccessTokenJson | null | undefined): Resource[] {
+  if (!json) return [];
+  // As the driver gives a row: bigints as strings (client.ts), timestamps as dates.
+  const row: AccessTokenRow = {
+    ...json,
+    id: String(json.id),
+    role_id: String(json.role_id),
+    last_cma_access_at: json.last_cma_access_at === null ? null : new Date(json.last_cma_access_at),
+    created_at: new Date(json.created_at),
+  };
+  return [presentAccessToken(row, null, new Date())];
+}
+
+/** The creator's related entity, read on its own: for changes that write no record row. */
+export async function lookUpCreator(db: Queryable, creatorId: string | null): Promise<Resource[]> {
+  if (creatorId === null) return [];
+  const row = await db
+    .selectFrom('access_tokens')
+    .selectAll()
+    .where('id', '=', creatorId)
+    .executeTakeFirst();
+  return row ? [presentAccessToken(row, null, new Date())] : [];
+}
