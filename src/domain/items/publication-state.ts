@@ -1,0 +1,53 @@
+import type { Scope } from '../../db/environment-scope.ts';
+import { presentPublicationState } from '../../presenters/item-publication-state.ts';
+import { presentItemVersion } from '../../presenters/item-version.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { NotFound } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
+import { currentSnapshots } from './block-snapshots.ts';
+import { compareContent, invalidParts } from './locale-content.ts';
+import { fieldsOfModel } from './model-fields.ts';
+import { findRow } from './service.ts';
+
+/**
+ * How the record's current values differ from its published ones, locale by locale, and
+ * which parts of the current values are invalid (what the publish dropdown needs). The
+ * published version is included.
+ */
+export async function publicationState(
+  scope: Scope,
+  id: string,
+): Promise<{ data: Resource; included: Resource[] }> {
+  const row = await findRow(scope.db, id);
+  if (!row) throw new NotFound('Item', id);
+  const [fields, locales, model, published] = await Promise.all([
+    fieldsOfModel(scope.db, row.item_type_id),
+    siteLocales(scope.db),
+    scope.db
+      .selectFrom('item_types')
+      .select('all_locales_required')
+      .where('id', '=', row.item_type_id)
+      .executeTakeFirstOrThrow(),
+    row.published_version_id === null
+      ? undefined
+      : scope.db
+          .selectFrom('item_versions')
+          .selectAll()
+          .where('id', '=', row.published_version_id)
+          .executeTakeFirst(),
+  ]);
+  // Published values hold their blocks inline: the current ones are compared the same way.
+  const { snapshots } = await currentSnapshots(scope.db, [{ id, values: row.item_values, fields }]);
+  const invalid = invalidParts(fields, row.item_values, {
+    locales,
+    allLocalesRequired: model.all_locales_required,
+  });
+  const data = presentPublicationState({
+    itemId: id,
+    ...compareContent(fields, snapshots[0] ?? row.item_values, row.published_values, locales),
+    invalidLocales: invalid.locales,
+    nonLocalizedInvalid: invalid.nonLocalized,
+    publishedVersionId: row.published_version_id,
+  });
+  return { data, included: published ? [presentItemVersion(published, row, fields)] : [] };
+}
