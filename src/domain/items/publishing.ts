@@ -1,37 +1,82 @@
+import { isDeepStrictEqual } from 'node:util';
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
-import { holdsBlocks } from '../../presenters/item-blocks.ts';
+import type { ItemRow } from '../../db/schema.ts';
+import { blockIdValues, holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { NotFound } from '../errors.ts';
+import { DomainError, NotFound, ValidationFailed } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
+import {
+  type ContentSelection,
+  invalidParts,
+  localesOf,
+  publishSelected,
+  selectedIssues,
+  withoutLocales,
+} from './locale-content.ts';
+import type { ItemField } from './model-fields.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { byApiKey, emitItemEvent, findRow } from './service.ts';
 import { checkItemValues } from './values.ts';
 
+export type { ContentSelection } from './locale-content.ts';
+
+/** Refuses locales the site does not have: nothing could be published in them. */
+function checkLocalesExist(requested: readonly string[], locales: readonly string[]): void {
+  const unknown = requested.filter((locale) => !locales.includes(locale));
+  if (unknown.length > 0)
+    throw new DomainError(
+      'INVALID_ATTRIBUTES',
+      `content_in_locales: unknown locale(s) ${unknown.join(', ')} (site locales: ${locales.join(', ')})`,
+    );
+}
+
+/** Whether published values (blocks inline) pass their fields' checks as they are now. */
+function publishedValid(
+  fields: readonly ItemField[],
+  values: Record<string, unknown>,
+  options: { locales: readonly string[]; allLocalesRequired: boolean },
+): boolean {
+  const invalid = invalidParts(fields, blockIdValues(fields, values), options);
+  return invalid.locales.length === 0 && !invalid.nonLocalized;
+}
+
 /**
- * Publishes the record's current version (spec 09 §3 Drafts): its values were validated
- * when saved, so publishing copies them, unless a schema change made them invalid. Whole-record publishing only: selective
- * publishing of some locales is not supported yet.
+ * Publishes the record's current version (spec 09 §3 Drafts), or with a selection only
+ * some of its locales and/or its non-localized content: the other parts keep what was
+ * published. Values saved valid were validated when saved, so publishing copies them,
+ * unless a schema change made them invalid; a selection is refused only for the parts
+ * it publishes.
  */
-export async function publishItem(scope: Scope, id: string): Promise<Resource> {
+export async function publishItem(
+  scope: Scope,
+  id: string,
+  selection?: ContentSelection,
+): Promise<Resource> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const before = await findRow(tx.db, id);
     if (!before) throw new NotFound('Item', id);
-    const [model, fields] = await Promise.all([
+    // Publishing a whole valid record checks nothing: the site's locales are not needed.
+    const [model, fields, locales] = await Promise.all([
       findItemTypeOrFail(tx.db, before.item_type_id),
       fieldsOfModel(tx.db, before.item_type_id),
+      selection || !before.current_valid ? siteLocales(tx.db) : [],
     ]);
-    // Values saved valid were validated then; a schema change since may have broken them,
-    // and an invalid record cannot be published: checking it names what is wrong.
-    if (!before.current_valid)
+    const validity = { locales, allLocalesRequired: model.all_locales_required };
+    if (selection) {
+      checkLocalesExist(selection.locales, locales);
+      const issues = selectedIssues(fields, before.item_values, validity, selection);
+      if (issues.length > 0) throw new ValidationFailed('Item', issues);
+    } else if (!before.current_valid)
+      // An invalid record cannot be published: checking it names what is wrong.
       await checkItemValues(
         tx.db,
         {
           model,
           fields,
-          locales: await siteLocales(tx.db),
+          locales,
           itemId: id,
           attributes: byApiKey(fields, before.item_values),
         },
@@ -40,16 +85,21 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
     const { snapshots, schema } = await currentSnapshots(tx.db, [
       { id, values: before.item_values, fields },
     ]);
+    const current = snapshots[0] ?? {};
+    // The published values hold their blocks inline, as they are now (migration 0007).
+    const published = selection
+      ? publishSelected(fields, current, before.published_values, selection, locales)
+      : current;
+    const whole = isDeepStrictEqual(published, current);
     const now = new Date();
     const row = await tx.db
       .updateTable('items')
       .set({
-        current_valid: true,
-        published_valid: true,
-        // The published values hold their blocks inline, as they are now (migration 0007).
-        published_values: JSON.stringify(snapshots[0]),
+        current_valid: selection ? before.current_valid : true,
+        published_valid: whole ? true : publishedValid(fields, published, validity),
+        published_values: JSON.stringify(published),
         published_version_id: before.current_version_id,
-        status: 'published',
+        status: whole ? 'published' : 'updated',
         published_at: now,
         first_published_at: before.first_published_at ?? now,
       })
@@ -57,7 +107,7 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
       .returningAll()
       .executeTakeFirstOrThrow();
     // Publishing leaves the current values and their blocks as they were.
-    const snapshot = fields.some(holdsBlocks) ? { values: snapshots[0] ?? {}, schema } : undefined;
+    const snapshot = fields.some(holdsBlocks) ? { values: current, schema } : undefined;
     const entity = eventEntityOf(row, model, fields, snapshot);
     const previous = eventEntityOf(before, model, fields, snapshot);
     await emitItemEvent(tx, model.id, 'publish', entity, previous);
@@ -65,23 +115,62 @@ export async function publishItem(scope: Scope, id: string): Promise<Resource> {
   });
 }
 
-/** Withdraws the published version: the record becomes a draft. */
-export async function unpublishItem(scope: Scope, id: string): Promise<Resource> {
+/** The published values and status once `locales` are withdrawn; null: nothing stays published. */
+function withdrawLocales(
+  before: ItemRow,
+  fields: readonly ItemField[],
+  locales: readonly string[],
+  requested: readonly string[],
+) {
+  const published = localesOf(fields, before.published_values, locales);
+  const notPublished = requested.filter((locale) => !published.includes(locale));
+  if (before.published_values === null || notPublished.length > 0)
+    throw new DomainError(
+      'INVALID_ATTRIBUTES',
+      `content_in_locales: the record is not published in ${notPublished.join(', ') || requested.join(', ')}`,
+    );
+  if (published.every((locale) => requested.includes(locale))) return null;
+  return withoutLocales(fields, before.published_values, requested);
+}
+
+/**
+ * Withdraws the published version: the record becomes a draft. With `locales`, only those
+ * locales are withdrawn (each must be published); withdrawing every published locale is
+ * withdrawing the record.
+ */
+export async function unpublishItem(
+  scope: Scope,
+  id: string,
+  locales?: readonly string[],
+): Promise<Resource> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const before = await findRow(tx.db, id);
     if (!before) throw new NotFound('Item', id);
-    const [model, fields] = await Promise.all([
+    const [model, fields, site] = await Promise.all([
       findItemTypeOrFail(tx.db, before.item_type_id),
       fieldsOfModel(tx.db, before.item_type_id),
+      locales ? siteLocales(tx.db) : [],
     ]);
+    if (locales) checkLocalesExist(locales, site);
+    const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
+    const validity = { locales: site, allLocalesRequired: model.all_locales_required };
     const row = await tx.db
       .updateTable('items')
-      .set({
-        published_values: null,
-        published_version_id: null,
-        status: 'draft',
-        published_at: null,
-      })
+      .set(
+        remaining
+          ? {
+              published_values: JSON.stringify(remaining),
+              published_valid: publishedValid(fields, remaining, validity),
+              status: 'updated',
+            }
+          : {
+              published_values: null,
+              published_version_id: null,
+              published_valid: true,
+              status: 'draft',
+              published_at: null,
+            },
+      )
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
