@@ -21,6 +21,7 @@ import { BlockSession } from './blocks.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
+import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues } from './values.ts';
 
 export type ItemInput = {
@@ -66,6 +67,12 @@ async function creatorOf(tx: ScopedTransaction, entity: Resource): Promise<Resou
   return row ? [presentAccessToken(row, null, new Date())] : [];
 }
 
+/** The presentations an event entity holds: plain, and nested when its model holds blocks. */
+function presentations(entity: EventEntity | undefined): Resource[] {
+  if (!entity) return [];
+  return entity.nested ? [entity.plain, entity.nested] : [entity.plain];
+}
+
 /**
  * Emits a record event whose related entities are the record's relationships, as DatoCMS
  * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
@@ -79,6 +86,8 @@ export async function emitItemEvent(
   entity: EventEntity,
   previousEntity?: EventEntity,
 ): Promise<void> {
+  // The entity is also what the write answers: its tree meta is filled once, here.
+  await withTreeMeta(tx.db, [entity, previousEntity].flatMap(presentations));
   await emitEvent(tx, {
     entityType: 'item',
     eventType,
@@ -153,7 +162,7 @@ export async function findItem(
     published,
     nested: options.nested ?? false,
   });
-  return presentItem(row, model, fields, values);
+  return withTreeMeta(scope.db, presentItem(row, model, fields, values));
 }
 
 /** Position for a new record of a sortable or tree model: after its siblings. */

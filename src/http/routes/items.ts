@@ -16,14 +16,20 @@ import {
   listItems,
   MAX_PAGE_LIMIT,
 } from '../../domain/items/list.ts';
+import { publicationState } from '../../domain/items/publication-state.ts';
 import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
-import { withTreeMeta } from '../../domain/items/tree-meta.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
-import { BulkItemsBody, CreateItemBody, UpdateItemBody } from '../schemas/item.ts';
+import {
+  BulkItemsBody,
+  CreateItemBody,
+  PublishItemBody,
+  UnpublishItemBody,
+  UpdateItemBody,
+} from '../schemas/item.ts';
 import type { AppDeps } from '../types.ts';
 
 type Params = { Params: { id: string } };
@@ -98,20 +104,22 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       listQuery(request.query as RawQuery),
       readable,
     );
-    return { data: await withTreeMeta(request.scope, data), meta: { total_count: total } };
+    return { data, meta: { total_count: total } };
   });
 
   app.get<Params>('/items/:id', { config: read }, async (request) => {
     await mayOnRecord(request);
     return {
-      data: await withTreeMeta(
-        request.scope,
-        await items.findItem(request.scope, request.params.id, {
-          version: text(request.query as RawQuery, 'version'),
-          nested: nested(request.query as RawQuery),
-        }),
-      ),
+      data: await items.findItem(request.scope, request.params.id, {
+        version: text(request.query as RawQuery, 'version'),
+        nested: nested(request.query as RawQuery),
+      }),
     };
+  });
+
+  app.get<Params>('/items/:id/current-vs-published-state', { config: read }, async (request) => {
+    await mayOnRecord(request);
+    return publicationState(request.scope, request.params.id);
   });
 
   app.get<Params>('/items/:id/references', { config: read }, async (request) => {
@@ -137,7 +145,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         attributes: data.attributes ?? {},
         meta: data.meta ?? {},
       });
-      return reply.status(201).send({ data: await withTreeMeta(request.scope, entity) });
+      return reply.status(201).send({ data: entity });
     },
   );
 
@@ -199,7 +207,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         attributes: data.attributes ?? {},
         meta: data.meta ?? {},
       });
-      return { data: await withTreeMeta(request.scope, entity) };
+      return { data: entity };
     },
   );
 
@@ -220,29 +228,45 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       await mayOnRecord(request);
       const document = await duplicateItem(request.scope, creatorOf(request), request.params.id);
-      await withTreeMeta(request.scope, document.data);
       return sendResult(deps, request, reply, 201, document);
     },
   );
 
-  const publishing = { itemAction: 'publish' } as const;
-  // Whole-record publishing; a selective (per-locale) body is not supported yet.
-  app.put<Params>('/items/:id/publish', { config: publishing }, async (request) => {
-    await mayOnRecord(request);
-    return {
-      data: await withTreeMeta(request.scope, await publishItem(request.scope, request.params.id)),
-    };
-  });
+  // No body publishes (or withdraws) the whole record; a body names the parts.
+  app.put<Params & { Body: Static<typeof PublishItemBody> }>(
+    '/items/:id/publish',
+    {
+      schema: { body: PublishItemBody },
+      config: { itemAction: 'publish', resourceType: 'selective_publish_operation' },
+    },
+    async (request) => {
+      await mayOnRecord(request);
+      const selection = request.body?.data.attributes;
+      return {
+        data: await publishItem(
+          request.scope,
+          request.params.id,
+          selection && {
+            locales: selection.content_in_locales,
+            nonLocalized: selection.non_localized_content,
+          },
+        ),
+      };
+    },
+  );
 
-  app.put<Params>('/items/:id/unpublish', { config: publishing }, async (request) => {
-    await mayOnRecord(request);
-    return {
-      data: await withTreeMeta(
-        request.scope,
-        await unpublishItem(request.scope, request.params.id),
-      ),
-    };
-  });
+  app.put<Params & { Body: Static<typeof UnpublishItemBody> }>(
+    '/items/:id/unpublish',
+    {
+      schema: { body: UnpublishItemBody },
+      config: { itemAction: 'publish', resourceType: 'selective_unpublish_operation' },
+    },
+    async (request) => {
+      await mayOnRecord(request);
+      const locales = request.body?.data.attributes.content_in_locales;
+      return { data: await unpublishItem(request.scope, request.params.id, locales) };
+    },
+  );
 
   for (const action of ['publish', 'unpublish', 'destroy'] as const satisfies BulkAction[]) {
     const itemAction = action === 'destroy' ? 'delete' : 'publish';
