@@ -272,3 +272,33 @@ describe('selective publishing', () => {
     await rejectsWithApiError(client.items.find(record.id, { version: 'published' }), 'NOT_FOUND');
   });
 });
+
+describe('version validity', () => {
+  test('meta.is_valid says whether a version passes the schema as it is now', async () => {
+    const model = await localizedModel();
+    const record = await client.items.create({
+      item_type: itemType(model.id),
+      title: { en: 'Hi' },
+      code: 'A',
+    });
+    await client.items.update(record.id, { title: { en: 'Hello there' } });
+    let versions = await client.itemVersions.list(record.id);
+    assert.deepEqual(
+      versions.map((version) => version.meta.is_valid),
+      [true, true],
+    );
+
+    const title = (await client.fields.list(model.id)).find((f) => f.api_key === 'title');
+    await client.fields.update(title?.id ?? '', { validators: { length: { min: 5 } } });
+    // Newest first: "Hello there" still passes; the first version's "Hi" no longer does.
+    versions = await client.itemVersions.list(record.id);
+    assert.deepEqual(
+      versions.map((version) => version.meta.is_valid),
+      [true, false],
+    );
+    const oldest = versions[1];
+    assert.equal((await client.itemVersions.find(oldest?.id ?? '')).meta.is_valid, false);
+    // Restoring an invalid version is validated like any update.
+    await rejectsWithApiError(client.itemVersions.restore(oldest?.id ?? ''), 'INVALID_FIELD');
+  });
+});

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { blockIdValues } from '../../presenters/item-blocks.ts';
 import type { FieldIssue, ValidationCode } from '../errors.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
 import { checkRecordValues } from '../fields/field-types/record-values.ts';
@@ -115,6 +116,16 @@ export function invalidParts(
     locales: options.locales.filter((locale) => locales.has(locale)),
     nonLocalized: parts.some((part) => part.locales === null),
   };
+}
+
+/** Whether values with their blocks inline (a version's, the published ones) pass the checks. */
+export function snapshotValid(
+  fields: readonly ItemField[],
+  values: Values,
+  options: ValidityOptions,
+): boolean {
+  const invalid = invalidParts(fields, blockIdValues(fields, values), options);
+  return invalid.locales.length === 0 && !invalid.nonLocalized;
 }
 
 /** The issues of the selected parts of the values (what selective publishing refuses). */

@@ -5,7 +5,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { currentSnapshots } from './block-snapshots.ts';
-import { compareContent, invalidParts } from './locale-content.ts';
+import { compareContent, invalidParts, snapshotValid } from './locale-content.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { findRow } from './service.ts';
 
@@ -38,10 +38,8 @@ export async function publicationState(
   ]);
   // Published values hold their blocks inline: the current ones are compared the same way.
   const { snapshots } = await currentSnapshots(scope.db, [{ id, values: row.item_values, fields }]);
-  const invalid = invalidParts(fields, row.item_values, {
-    locales,
-    allLocalesRequired: model.all_locales_required,
-  });
+  const options = { locales, allLocalesRequired: model.all_locales_required };
+  const invalid = invalidParts(fields, row.item_values, options);
   const data = presentPublicationState({
     itemId: id,
     ...compareContent(fields, snapshots[0] ?? row.item_values, row.published_values, locales),
@@ -49,5 +47,17 @@ export async function publicationState(
     nonLocalizedInvalid: invalid.nonLocalized,
     publishedVersionId: row.published_version_id,
   });
-  return { data, included: published ? [presentItemVersion(published, row, fields)] : [] };
+  return {
+    data,
+    included: published
+      ? [
+          presentItemVersion(
+            published,
+            row,
+            fields,
+            snapshotValid(fields, published.item_values, options),
+          ),
+        ]
+      : [],
+  };
 }

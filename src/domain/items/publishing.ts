@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import type { ItemRow } from '../../db/schema.ts';
-import { blockIdValues, holdsBlocks } from '../../presenters/item-blocks.ts';
+import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, NotFound, ValidationFailed } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
@@ -10,10 +10,10 @@ import { currentSnapshots } from './block-snapshots.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {
   type ContentSelection,
-  invalidParts,
   localesOf,
   publishSelected,
   selectedIssues,
+  snapshotValid,
   withoutLocales,
 } from './locale-content.ts';
 import type { ItemField } from './model-fields.ts';
@@ -31,16 +31,6 @@ function checkLocalesExist(requested: readonly string[], locales: readonly strin
       'INVALID_ATTRIBUTES',
       `content_in_locales: unknown locale(s) ${unknown.join(', ')} (site locales: ${locales.join(', ')})`,
     );
-}
-
-/** Whether published values (blocks inline) pass their fields' checks as they are now. */
-function publishedValid(
-  fields: readonly ItemField[],
-  values: Record<string, unknown>,
-  options: { locales: readonly string[]; allLocalesRequired: boolean },
-): boolean {
-  const invalid = invalidParts(fields, blockIdValues(fields, values), options);
-  return invalid.locales.length === 0 && !invalid.nonLocalized;
 }
 
 /**
@@ -96,7 +86,7 @@ export async function publishItem(
       .updateTable('items')
       .set({
         current_valid: selection ? before.current_valid : true,
-        published_valid: whole ? true : publishedValid(fields, published, validity),
+        published_valid: whole ? true : snapshotValid(fields, published, validity),
         published_values: JSON.stringify(published),
         published_version_id: before.current_version_id,
         status: whole ? 'published' : 'updated',
@@ -160,7 +150,7 @@ export async function unpublishItem(
         remaining
           ? {
               published_values: JSON.stringify(remaining),
-              published_valid: publishedValid(fields, remaining, validity),
+              published_valid: snapshotValid(fields, remaining, validity),
               status: 'updated',
             }
           : {
