@@ -204,6 +204,8 @@ export type ItemTable = {
   current_valid: Generated<boolean>;
   /** The same for the published values (true while there are none). */
   published_valid: Generated<boolean>;
+  /** The workflow stage the record is in; null when its model follows no workflow. */
+  stage: ColumnType<string | null, string | null | undefined, string | null>;
   seq: Generated<string>;
 };
 export type ItemRow = Selectable<ItemTable>;

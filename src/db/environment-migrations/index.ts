@@ -5,6 +5,7 @@ import * as pluginsFilters from './0004_plugins_filters.ts';
 import * as itemValidity from './0005_item_validity.ts';
 import * as itemsAtScale from './0006_items_at_scale.ts';
 import * as blocks from './0007_blocks.ts';
+import * as itemStages from './0008_item_stages.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -20,4 +21,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0005_item_validity': itemValidity,
   '0006_items_at_scale': itemsAtScale,
   '0007_blocks': blocks,
+  '0008_item_stages': itemStages,
 };

@@ -72,6 +72,7 @@ const PRESENTED_COLUMNS = [
   'first_published_at',
   'current_valid',
   'published_valid',
+  'stage',
 ] as const;
 
 type OrderRule = { expression: Expression<unknown>; direction: 'asc' | 'desc' };

@@ -111,6 +111,7 @@ const ITEM_COLUMNS = [
   'items.first_published_at',
   'items.current_valid',
   'items.published_valid',
+  'items.stage',
 ] as const;
 
 /** The context of the model with this id or api_key (an id wins over an api_key). */

@@ -21,6 +21,7 @@ import { BlockSession } from './blocks.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
+import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues } from './values.ts';
 
@@ -313,6 +314,7 @@ export async function createItem(
       // The values were just validated against the schema as it is.
       current_valid: true,
       published_valid: true,
+      stage: await initialStage(trx, model.workflow_id),
     };
     // The row and its first version in one statement: they name each other, and the
     // version's foreign key is checked when the statement ends.

@@ -8,7 +8,7 @@ import {
   readableOnly,
   readableRecords,
 } from '../../domain/items/access.ts';
-import { type BulkAction, bulkItems } from '../../domain/items/bulk.ts';
+import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
 import {
   DEFAULT_PAGE_LIMIT,
@@ -25,6 +25,7 @@ import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
 import {
   BulkItemsBody,
+  BulkMoveToStageBody,
   CreateItemBody,
   PublishItemBody,
   UnpublishItemBody,
@@ -289,6 +290,27 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       },
     );
   }
+
+  // Moving records between workflow stages is its own record action (roles grant it
+  // separately from update), run as a job like the other bulk operations.
+  app.post<{ Body: Static<typeof BulkMoveToStageBody> }>(
+    '/items/bulk/move-to-stage',
+    {
+      schema: { body: BulkMoveToStageBody },
+      config: {
+        resourceType: 'item_bulk_move_to_stage_operation',
+        asyncJob: true,
+        itemAction: 'move_to_stage',
+      },
+    },
+    async (request, reply) => {
+      const { attributes, relationships } = request.body.data;
+      const ids = relationships.items.data.map((item) => item.id);
+      await assertMayOnItems(actorOf(request), request.scope, 'move_to_stage', ids);
+      const result = await bulkMoveToStage(request.scope, ids, attributes.stage);
+      return sendResult(deps, request, reply, 200, result);
+    },
+  );
 
   app.get<Params>('/items/:id/versions', { config: read }, async (request) => {
     await mayOnRecord(request);

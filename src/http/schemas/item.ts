@@ -83,3 +83,21 @@ export const UnpublishItemBody = Type.Union([
     { additionalProperties: false },
   ),
 ]);
+
+/** `{data: {type, attributes: {stage}, relationships: {items: {data: [...]}}}}` */
+export const BulkMoveToStageBody = Type.Object(
+  {
+    data: Type.Object(
+      {
+        type: Type.String(),
+        attributes: Type.Object(
+          { stage: Type.String({ minLength: 1 }) },
+          { additionalProperties: false },
+        ),
+        relationships: Type.Object({ items: ToMany('item') }, { additionalProperties: false }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);
