@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
-import { rejectsWithApiError } from '../support/api-errors.ts';
+import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
 import { blockInRequest, buildBlockModel, buildField, buildModel } from '../support/factories.ts';
+import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // Locale by locale: what differs between a record's current and published values, and
@@ -300,5 +301,70 @@ describe('version validity', () => {
     assert.equal((await client.itemVersions.find(oldest?.id ?? '')).meta.is_valid, false);
     // Restoring an invalid version is validated like any update.
     await rejectsWithApiError(client.itemVersions.restore(oldest?.id ?? ''), 'INVALID_FIELD');
+  });
+});
+
+describe('publishing in trees', () => {
+  /** A draft-mode tree: root ← middle ← leaf, all drafts. */
+  async function draftTree() {
+    const model = await buildModel(client, { draft_mode_active: true, tree: true });
+    const root = await client.items.create({ item_type: itemType(model.id) });
+    const middle = await client.items.create({ item_type: itemType(model.id), parent_id: root.id });
+    const leaf = await client.items.create({ item_type: itemType(model.id), parent_id: middle.id });
+    return { root, middle, leaf };
+  }
+  const status = async (id: string) => (await client.items.find(id)).meta.status;
+
+  test('a record under an unpublished parent is refused unless recursive publishes the parents', async () => {
+    const { root, middle, leaf } = await draftTree();
+    await rejectsWithApiError(client.items.publish(leaf.id), 'UNPUBLISHED_PARENT');
+    assert.equal(await status(leaf.id), 'draft', 'nothing changed');
+
+    const published = await client.items.publish(leaf.id, null, { recursive: true });
+    assert.equal(published.meta.status, 'published');
+    assert.deepEqual([await status(root.id), await status(middle.id)], ['published', 'published']);
+  });
+
+  test('a parent with published children is withdrawn only with recursive, children first', async () => {
+    const { root, middle, leaf } = await draftTree();
+    await client.items.publish(leaf.id, null, { recursive: true });
+    await rejectsWithApiError(client.items.unpublish(root.id), 'PUBLISHED_CHILDREN');
+    assert.equal(await status(root.id), 'published', 'nothing changed');
+
+    // A leaf goes alone; then the root takes the middle record with it.
+    assert.equal((await client.items.unpublish(leaf.id)).meta.status, 'draft');
+    await client.items.unpublish(root.id, null, { recursive: true });
+    assert.deepEqual(
+      [await status(root.id), await status(middle.id), await status(leaf.id)],
+      ['draft', 'draft', 'draft'],
+    );
+  });
+
+  test('recursive needs the publish permission on the parents it publishes', async () => {
+    const { leaf } = await draftTree();
+    const limited = await tokenWithRole(server.db, {
+      positive_item_type_permissions: [
+        itemPermission('read'),
+        itemPermission('create'),
+        itemPermission('publish', { on_creator: 'self' }),
+      ],
+    });
+    const own = server.client({ apiToken: limited.token });
+    const mine = await own.items.create({ item_type: leaf.item_type, parent_id: leaf.id });
+    await rejectsWithApiError(own.items.publish(mine.id), 'UNPUBLISHED_PARENT');
+    // Its parents are not the token's: publishing them along is refused.
+    await rejectsWithApiError(
+      own.items.publish(mine.id, null, { recursive: true }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    assert.deepEqual([await status(leaf.id), await status(mine.id)], ['draft', 'draft']);
+  });
+
+  test('recursive must be true or false', async () => {
+    const { root } = await draftTree();
+    const response = await server.request('PUT', `/items/${root.id}/publish?recursive=yes`);
+    assert.equal(response.status, 422);
+    assert.deepEqual(errorCodesOf(response.body), ['INVALID_PARAMS']);
+    assert.equal(await status(root.id), 'draft');
   });
 });

@@ -1,5 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import {
+  inEnvironmentTransaction,
+  type Scope,
+  type ScopedTransaction,
+} from '../../db/environment-scope.ts';
 import type { ItemRow } from '../../db/schema.ts';
 import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
@@ -19,9 +23,13 @@ import {
 import type { ItemField } from './model-fields.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { byApiKey, emitItemEvent, findRow } from './service.ts';
+import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';
 
 export type { ContentSelection } from './locale-content.ts';
+
+/** `recursive=true`: publish unpublished parents too, or withdraw published children too. */
+export type TreeOptions = { recursive?: boolean };
 
 /** Refuses locales the site does not have: nothing could be published in them. */
 function checkLocalesExist(requested: readonly string[], locales: readonly string[]): void {
@@ -44,65 +52,84 @@ export async function publishItem(
   scope: Scope,
   id: string,
   selection?: ContentSelection,
+  options: TreeOptions = {},
 ): Promise<Resource> {
-  return inEnvironmentTransaction(scope, async (tx) => {
-    const before = await findRow(tx.db, id);
-    if (!before) throw new NotFound('Item', id);
-    // Publishing a whole valid record checks nothing: the site's locales are not needed.
-    const [model, fields, locales] = await Promise.all([
-      findItemTypeOrFail(tx.db, before.item_type_id),
-      fieldsOfModel(tx.db, before.item_type_id),
-      selection || !before.current_valid ? siteLocales(tx.db) : [],
-    ]);
-    const validity = { locales, allLocalesRequired: model.all_locales_required };
-    if (selection) {
-      checkLocalesExist(selection.locales, locales);
-      const issues = selectedIssues(fields, before.item_values, validity, selection);
-      if (issues.length > 0) throw new ValidationFailed('Item', issues);
-    } else if (!before.current_valid)
-      // An invalid record cannot be published: checking it names what is wrong.
-      await checkItemValues(
-        tx.db,
-        {
-          model,
-          fields,
-          locales,
-          itemId: id,
-          attributes: byApiKey(fields, before.item_values),
-        },
-        [],
+  return inEnvironmentTransaction(scope, (tx) => publishInTransaction(tx, id, selection, options));
+}
+
+/** Publishing inside the caller's transaction. */
+export async function publishInTransaction(
+  tx: ScopedTransaction,
+  id: string,
+  selection?: ContentSelection,
+  options: TreeOptions = {},
+): Promise<Resource> {
+  const before = await findRow(tx.db, id);
+  if (!before) throw new NotFound('Item', id);
+  // Publishing a whole valid record checks nothing: the site's locales are not needed.
+  const [model, fields, locales] = await Promise.all([
+    findItemTypeOrFail(tx.db, before.item_type_id),
+    fieldsOfModel(tx.db, before.item_type_id),
+    selection || !before.current_valid ? siteLocales(tx.db) : [],
+  ]);
+  if (model.tree && before.parent_id !== null) {
+    const parents = await unpublishedAncestors(tx.db, id);
+    if (parents.length > 0 && !options.recursive)
+      throw new DomainError(
+        'UNPUBLISHED_PARENT',
+        `record ${id} has unpublished parent records; publish them first or send recursive=true`,
+        { parent_ids: parents },
       );
-    const { snapshots, schema } = await currentSnapshots(tx.db, [
-      { id, values: before.item_values, fields },
-    ]);
-    const current = snapshots[0] ?? {};
-    // The published values hold their blocks inline, as they are now (migration 0007).
-    const published = selection
-      ? publishSelected(fields, current, before.published_values, selection, locales)
-      : current;
-    const whole = isDeepStrictEqual(published, current);
-    const now = new Date();
-    const row = await tx.db
-      .updateTable('items')
-      .set({
-        current_valid: selection ? before.current_valid : true,
-        published_valid: whole ? true : snapshotValid(fields, published, validity),
-        published_values: JSON.stringify(published),
-        published_version_id: before.current_version_id,
-        status: whole ? 'published' : 'updated',
-        published_at: now,
-        first_published_at: before.first_published_at ?? now,
-      })
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // Publishing leaves the current values and their blocks as they were.
-    const snapshot = fields.some(holdsBlocks) ? { values: current, schema } : undefined;
-    const entity = eventEntityOf(row, model, fields, snapshot);
-    const previous = eventEntityOf(before, model, fields, snapshot);
-    await emitItemEvent(tx, model.id, 'publish', entity, previous);
-    return entity.plain;
-  });
+    for (const parent of parents) await publishInTransaction(tx, parent);
+  }
+  const validity = { locales, allLocalesRequired: model.all_locales_required };
+  if (selection) {
+    checkLocalesExist(selection.locales, locales);
+    const issues = selectedIssues(fields, before.item_values, validity, selection);
+    if (issues.length > 0) throw new ValidationFailed('Item', issues);
+  } else if (!before.current_valid)
+    // An invalid record cannot be published: checking it names what is wrong.
+    await checkItemValues(
+      tx.db,
+      {
+        model,
+        fields,
+        locales,
+        itemId: id,
+        attributes: byApiKey(fields, before.item_values),
+      },
+      [],
+    );
+  const { snapshots, schema } = await currentSnapshots(tx.db, [
+    { id, values: before.item_values, fields },
+  ]);
+  const current = snapshots[0] ?? {};
+  // The published values hold their blocks inline, as they are now (migration 0007).
+  const published = selection
+    ? publishSelected(fields, current, before.published_values, selection, locales)
+    : current;
+  const whole = isDeepStrictEqual(published, current);
+  const now = new Date();
+  const row = await tx.db
+    .updateTable('items')
+    .set({
+      current_valid: selection ? before.current_valid : true,
+      published_valid: whole ? true : snapshotValid(fields, published, validity),
+      published_values: JSON.stringify(published),
+      published_version_id: before.current_version_id,
+      status: whole ? 'published' : 'updated',
+      published_at: now,
+      first_published_at: before.first_published_at ?? now,
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // Publishing leaves the current values and their blocks as they were.
+  const snapshot = fields.some(holdsBlocks) ? { values: current, schema } : undefined;
+  const entity = eventEntityOf(row, model, fields, snapshot);
+  const previous = eventEntityOf(before, model, fields, snapshot);
+  await emitItemEvent(tx, model.id, 'publish', entity, previous);
+  return entity.plain;
 }
 
 /** The published values and status once `locales` are withdrawn; null: nothing stays published. */
@@ -132,43 +159,62 @@ export async function unpublishItem(
   scope: Scope,
   id: string,
   locales?: readonly string[],
+  options: TreeOptions = {},
 ): Promise<Resource> {
-  return inEnvironmentTransaction(scope, async (tx) => {
-    const before = await findRow(tx.db, id);
-    if (!before) throw new NotFound('Item', id);
-    const [model, fields, site] = await Promise.all([
-      findItemTypeOrFail(tx.db, before.item_type_id),
-      fieldsOfModel(tx.db, before.item_type_id),
-      locales ? siteLocales(tx.db) : [],
-    ]);
-    if (locales) checkLocalesExist(locales, site);
-    const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
-    const validity = { locales: site, allLocalesRequired: model.all_locales_required };
-    const row = await tx.db
-      .updateTable('items')
-      .set(
-        remaining
-          ? {
-              published_values: JSON.stringify(remaining),
-              published_valid: snapshotValid(fields, remaining, validity),
-              status: 'updated',
-            }
-          : {
-              published_values: null,
-              published_version_id: null,
-              published_valid: true,
-              status: 'draft',
-              published_at: null,
-            },
-      )
-      .where('id', '=', id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    // Unpublishing leaves the current values and their blocks as they were.
-    const snapshot = await storedSnapshot(tx.db, before, fields);
-    const entity = eventEntityOf(row, model, fields, snapshot);
-    const previous = eventEntityOf(before, model, fields, snapshot);
-    await emitItemEvent(tx, model.id, 'unpublish', entity, previous);
-    return entity.plain;
-  });
+  return inEnvironmentTransaction(scope, (tx) => unpublishInTransaction(tx, id, locales, options));
+}
+
+/** Unpublishing inside the caller's transaction. */
+export async function unpublishInTransaction(
+  tx: ScopedTransaction,
+  id: string,
+  locales?: readonly string[],
+  options: TreeOptions = {},
+): Promise<Resource> {
+  const before = await findRow(tx.db, id);
+  if (!before) throw new NotFound('Item', id);
+  const [model, fields, site] = await Promise.all([
+    findItemTypeOrFail(tx.db, before.item_type_id),
+    fieldsOfModel(tx.db, before.item_type_id),
+    locales ? siteLocales(tx.db) : [],
+  ]);
+  if (locales) checkLocalesExist(locales, site);
+  const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
+  if (model.tree && remaining === null) {
+    const children = await publishedDescendants(tx.db, id);
+    if (children.length > 0 && !options.recursive)
+      throw new DomainError(
+        'PUBLISHED_CHILDREN',
+        `record ${id} has published child records; unpublish them first or send recursive=true`,
+        { child_ids: children },
+      );
+    for (const child of children) await unpublishInTransaction(tx, child);
+  }
+  const validity = { locales: site, allLocalesRequired: model.all_locales_required };
+  const row = await tx.db
+    .updateTable('items')
+    .set(
+      remaining
+        ? {
+            published_values: JSON.stringify(remaining),
+            published_valid: snapshotValid(fields, remaining, validity),
+            status: 'updated',
+          }
+        : {
+            published_values: null,
+            published_version_id: null,
+            published_valid: true,
+            status: 'draft',
+            published_at: null,
+          },
+    )
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  // Unpublishing leaves the current values and their blocks as they were.
+  const snapshot = await storedSnapshot(tx.db, before, fields);
+  const entity = eventEntityOf(row, model, fields, snapshot);
+  const previous = eventEntityOf(before, model, fields, snapshot);
+  await emitItemEvent(tx, model.id, 'unpublish', entity, previous);
+  return entity.plain;
 }

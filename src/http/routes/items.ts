@@ -20,6 +20,7 @@ import { publicationState } from '../../domain/items/publication-state.ts';
 import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
+import { publishedDescendants, unpublishedAncestors } from '../../domain/items/tree-publishing.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
@@ -69,12 +70,22 @@ function listQuery(query: RawQuery): ItemListQuery {
   };
 }
 
-/** `nested=true` presents blocks whole (the client sends booleans as text). */
-function nested(query: RawQuery): boolean {
-  const value = text(query, 'nested');
+/** A boolean query parameter, false when absent (the client sends booleans as text). */
+function flag(query: RawQuery, key: string): boolean {
+  const value = text(query, key);
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new DomainError('INVALID_PARAMS', 'nested must be true or false');
+  throw new DomainError('INVALID_PARAMS', `${key} must be true or false`);
+}
+
+/** `nested=true` presents blocks whole. */
+function nested(query: RawQuery): boolean {
+  return flag(query, 'nested');
+}
+
+/** `recursive=true` publishes unpublished parents too, or withdraws published children too. */
+function recursive(request: FastifyRequest): { recursive: boolean } {
+  return { recursive: flag(request.query as RawQuery, 'recursive') };
 }
 
 function creatorOf(request: FastifyRequest): string | null {
@@ -94,6 +105,8 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   /** The record (or version) the route names, checked against the route's action. */
   const mayOnRecord = (request: FastifyRequest<Params>) =>
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
+  const mayOnRecords = (request: FastifyRequest<Params>, ids: string[]) =>
+    assertMayOnItems(actorOf(request), request.scope, actionOf(request), ids);
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
@@ -242,6 +255,12 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
     async (request) => {
       await mayOnRecord(request);
+      // Parents published along need the same permission as the record.
+      if (recursive(request).recursive)
+        await mayOnRecords(
+          request,
+          await unpublishedAncestors(request.scope.db, request.params.id),
+        );
       const selection = request.body?.data.attributes;
       return {
         data: await publishItem(
@@ -251,6 +270,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
             locales: selection.content_in_locales,
             nonLocalized: selection.non_localized_content,
           },
+          recursive(request),
         ),
       };
     },
@@ -264,8 +284,16 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
     async (request) => {
       await mayOnRecord(request);
+      // Children withdrawn along need the same permission as the record.
+      if (recursive(request).recursive)
+        await mayOnRecords(
+          request,
+          await publishedDescendants(request.scope.db, request.params.id),
+        );
       const locales = request.body?.data.attributes.content_in_locales;
-      return { data: await unpublishItem(request.scope, request.params.id, locales) };
+      return {
+        data: await unpublishItem(request.scope, request.params.id, locales, recursive(request)),
+      };
     },
   );
 
