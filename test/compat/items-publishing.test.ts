@@ -30,16 +30,22 @@ async function localizedModel() {
   return model;
 }
 
+/** A record of a new localizedModel in both locales: title "Hello" / "Ciao", code "A". */
+async function bilingualRecord() {
+  const model = await localizedModel();
+  const record = await client.items.create({
+    item_type: itemType(model.id),
+    title: { en: 'Hello', it: 'Ciao' },
+    code: 'A',
+  });
+  return { model, record };
+}
+
 const state = (id: string) => client.items.currentVsPublishedState(id);
 
 describe('current vs published state', () => {
   test('a draft: every locale of it is added, nothing is published', async () => {
-    const model = await localizedModel();
-    const record = await client.items.create({
-      item_type: itemType(model.id),
-      title: { en: 'Hello', it: 'Ciao' },
-      code: 'A',
-    });
+    const { record } = await bilingualRecord();
     const found = await state(record.id);
     assert.equal(found.type, 'item_current_vs_published_state');
     assert.equal(found.id, record.id);
@@ -154,12 +160,7 @@ describe('current vs published state', () => {
 
 describe('selective publishing', () => {
   test('publishing one locale keeps the others as published, and the record stays updated', async () => {
-    const model = await localizedModel();
-    const record = await client.items.create({
-      item_type: itemType(model.id),
-      title: { en: 'Hello', it: 'Ciao' },
-      code: 'A',
-    });
+    const { record } = await bilingualRecord();
     await client.items.publish(record.id);
     await client.items.update(record.id, { title: { en: 'Hello 2', it: 'Ciao 2' }, code: 'B' });
 
@@ -186,12 +187,7 @@ describe('selective publishing', () => {
   });
 
   test('a never-published record published in one locale is live in that locale only', async () => {
-    const model = await localizedModel();
-    const record = await client.items.create({
-      item_type: itemType(model.id),
-      title: { en: 'Hello', it: 'Ciao' },
-      code: 'A',
-    });
+    const { record } = await bilingualRecord();
     const partly = await client.items.publish(record.id, {
       content_in_locales: ['it'],
       non_localized_content: true,
@@ -205,12 +201,7 @@ describe('selective publishing', () => {
   });
 
   test('publishing an invalid part is refused; the valid part can be published', async () => {
-    const model = await localizedModel();
-    const record = await client.items.create({
-      item_type: itemType(model.id),
-      title: { en: 'Hello', it: 'Ciao' },
-      code: 'A',
-    });
+    const { model, record } = await bilingualRecord();
     const fields = await client.fields.list(model.id);
     const title = fields.find((field) => field.api_key === 'title');
     await client.fields.update(title?.id ?? '', { validators: { length: { min: 5 } } });
@@ -245,12 +236,7 @@ describe('selective publishing', () => {
   });
 
   test('unpublishing one locale withdraws it; withdrawing the last one unpublishes the record', async () => {
-    const model = await localizedModel();
-    const record = await client.items.create({
-      item_type: itemType(model.id),
-      title: { en: 'Hello', it: 'Ciao' },
-      code: 'A',
-    });
+    const { record } = await bilingualRecord();
     await client.items.publish(record.id);
     await rejectsWithApiError(
       client.items.unpublish(record.id, { content_in_locales: ['fr'] }),
