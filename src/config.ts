@@ -23,6 +23,8 @@ export type Config = {
   webhookRetrySchedule: number[];
   /** Webhook deliveries one worker process sends at once. */
   workerConcurrency: number;
+  /** How often a worker process looks for due scheduled publications and unpublishings. */
+  schedulePollMs: number;
   /** Requests each API token may make per window; null turns rate limiting off. */
   rateLimit: RateLimit | null;
 };
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllow: webhookAllow(env),
     webhookRetrySchedule: retrySchedule(env),
     workerConcurrency: integer(env, 'FIELDHOUSE_WORKER_CONCURRENCY', 16, 1, 1000),
+    schedulePollMs: integer(env, 'FIELDHOUSE_SCHEDULE_POLL_MS', 5000, 50, 3_600_000),
     rateLimit: rateLimit(env),
   };
 }

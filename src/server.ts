@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startScheduleRunner } from './delivery/schedule-runner.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker.ts';
 import { type BootstrapResult, bootstrapProject } from './domain/bootstrap.ts';
 import { removeInterruptedForks } from './domain/environments/recovery.ts';
@@ -10,8 +11,9 @@ import { buildOpsApp } from './http/ops-app.ts';
 import { createMetrics } from './metrics.ts';
 
 /**
- * What one process does: `api` serves the API, `worker` delivers webhooks (and answers
- * only probes and metrics), `all` does both. Any number of each can share a PostgreSQL.
+ * What one process does: `api` serves the API, `worker` delivers webhooks and runs due
+ * scheduled publications (and answers only probes and metrics), `all` does both. Any
+ * number of each can share a PostgreSQL.
  */
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -57,6 +59,15 @@ export async function startServer<R extends Role = 'all'>(
             metrics,
             listenInProcess: database.listenInProcess,
           });
+    // Scheduled publications run where webhooks are delivered: in worker processes.
+    const schedules =
+      role === 'api'
+        ? null
+        : startScheduleRunner({
+            db: database.db,
+            logger: app.log.child({ component: 'schedules' }),
+            pollMs: config.schedulePollMs,
+          });
     return {
       role,
       app,
@@ -68,6 +79,10 @@ export async function startServer<R extends Role = 'all'>(
         // The API stops taking changes first; then in-flight deliveries finish and record.
         await app.close();
         app.log.info('HTTP server closed: no new connections, in-flight requests finished');
+        if (schedules) {
+          await schedules.stop();
+          app.log.info('schedule runner stopped: no run in progress');
+        }
         if (worker) {
           await worker.stop();
           app.log.info('delivery worker stopped: in-flight deliveries recorded, leases released');

@@ -46,6 +46,7 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'items',
   'item_versions',
   'blocks',
+  'scheduled_actions',
 ];
 
 /** A request's view of the database: its environment's tables and the project's. */

@@ -204,6 +204,9 @@ export type ItemTable = {
   current_valid: Generated<boolean>;
   /** The same for the published values (true while there are none). */
   published_valid: Generated<boolean>;
+  /** Due times of the record's pending schedules, kept with scheduled_actions (migration 0008). */
+  publication_scheduled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  unpublishing_scheduled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The workflow stage the record is in; null when its model follows no workflow. */
   stage: ColumnType<string | null, string | null | undefined, string | null>;
   seq: Generated<string>;
@@ -233,6 +236,23 @@ export type BlockTable = {
   seq: Generated<string>;
 };
 export type BlockRow = Selectable<BlockTable>;
+
+export type ScheduledActionKind = 'publish' | 'unpublish';
+
+/** A record's scheduled publication or unpublishing (migration 0008). */
+export type ScheduledActionTable = {
+  seq: Generated<string>;
+  item_id: string;
+  action: ScheduledActionKind;
+  due_at: Timestamp;
+  created_at: Generated<Date>;
+  /** Runs that failed for a reason that may pass (a lost connection): a few are retried. */
+  attempts: Generated<number>;
+  /** Set when the schedule gave up: it is no longer due. */
+  failed_at: Date | null;
+  failure: string | null;
+};
+export type ScheduledActionRow = Selectable<ScheduledActionTable>;
 
 export type EnvironmentStatus = 'creating' | 'ready' | 'destroying';
 
@@ -383,6 +403,7 @@ export type EnvironmentDatabase = {
   item_versions: ItemVersionTable;
   item_counts: ItemCountTable;
   blocks: BlockTable;
+  scheduled_actions: ScheduledActionTable;
   plugins: PluginTable;
   item_type_filters: ItemTypeFilterTable;
   upload_filters: UploadFilterTable;

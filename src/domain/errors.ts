@@ -73,6 +73,8 @@ export type RecordType =
   | 'AccessToken'
   | 'Environment'
   | 'Item'
+  | 'ScheduledPublication'
+  | 'ScheduledUnpublishing'
   | 'Plugin'
   | 'ItemTypeFilter'
   | 'UploadFilter';

@@ -21,6 +21,7 @@ import { environmentRoutes } from './routes/environments.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { fieldsetRoutes } from './routes/fieldsets.ts';
 import { healthRoutes } from './routes/health.ts';
+import { itemScheduleRoutes } from './routes/item-schedules.ts';
 import { itemTypeFilterRoutes } from './routes/item-type-filters.ts';
 import { itemTypeRoutes } from './routes/item-types.ts';
 import { itemRoutes } from './routes/items.ts';
@@ -115,5 +116,6 @@ export async function buildApp(
   await app.register(webhookRoutes, deps);
   await app.register(webhookCallRoutes, deps);
   await app.register(itemRoutes, deps);
+  await app.register(itemScheduleRoutes);
   return app;
 }

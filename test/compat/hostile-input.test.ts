@@ -209,6 +209,26 @@ describe('NUL and lone surrogates', () => {
     const all = await server.client().itemTypes.list();
     assert.ok(!all.some((itemType) => itemType.api_key === 'cafe'));
   });
+
+  test('a __proto__ key is dropped from a body, spelt plainly or through \\u escapes', async () => {
+    const hintBody = (key: string, hint: string) =>
+      `{"data":{"type":"field","id":"${fieldId}","attributes":{"hint":"${hint}","${key}":{"polluted":true}}}}`;
+    // Any other unknown attribute is refused: the key below is dropped, not merely allowed.
+    assertApiError(
+      await send('PUT', `/fields/${fieldId}`, hintBody('__proto_', 'x')),
+      422,
+      'INVALID_FORMAT',
+    );
+    for (const [key, hint] of [
+      ['__proto__', 'plain'],
+      ['\\u005f\\u005fproto\\u005f\\u005f', 'escaped'],
+      ['__pr\\u006fto__', 'one letter escaped'],
+    ] as const) {
+      const response = await send('PUT', `/fields/${fieldId}`, hintBody(key, hint));
+      assert.equal(response.status, 200, JSON.stringify(response.body));
+      assert.equal((await server.client().fields.find(fieldId)).hint, hint);
+    }
+  });
 });
 
 describe('framework and HTTP parser refusals are api_error documents', () => {

@@ -185,6 +185,10 @@ describe('each record route refuses a role without its item-type permission', ()
       'POST /items/bulk/destroy',
       'POST /items/bulk/move-to-stage',
       'GET /items/:id',
+      'POST /items/:id/scheduled-publication',
+      'DELETE /items/:id/scheduled-publication',
+      'POST /items/:id/scheduled-unpublishing',
+      'DELETE /items/:id/scheduled-unpublishing',
       'GET /items/:id/current-vs-published-state',
     ])
       assert.ok(keys.includes(key), `${key} names no record action`);

@@ -289,6 +289,7 @@ describe('the fieldhouse command line', () => {
     const steps = [
       /^shutting down$/,
       /^HTTP server closed/,
+      /^schedule runner stopped/,
       /^delivery worker stopped/,
       /^database closed$/,
       /^shutdown complete$/,

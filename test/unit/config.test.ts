@@ -36,6 +36,7 @@ test('every variable is read and checked', () => {
     FIELDHOUSE_WEBHOOK_ALLOW: ' 127.0.0.0/8, ::1 ,hooks.internal',
     FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,2.5,60',
     FIELDHOUSE_WORKER_CONCURRENCY: '4',
+    FIELDHOUSE_SCHEDULE_POLL_MS: '250',
     FIELDHOUSE_RATE_LIMIT: '60/3',
     LOG_LEVEL: 'warn',
   });
@@ -52,6 +53,7 @@ test('every variable is read and checked', () => {
     webhookAllow: ['127.0.0.0/8', '::1', 'hooks.internal'],
     webhookRetrySchedule: [1, 2.5, 60],
     workerConcurrency: 4,
+    schedulePollMs: 250,
     rateLimit: { limit: 60, windowSeconds: 3 },
   });
   for (const [name, value] of [
@@ -65,6 +67,7 @@ test('every variable is read and checked', () => {
     ['FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE', '2m'],
     ['FIELDHOUSE_WEBHOOK_RETRY_SCHEDULE', '99999999'],
     ['FIELDHOUSE_WORKER_CONCURRENCY', '0'],
+    ['FIELDHOUSE_SCHEDULE_POLL_MS', '10'],
     ['FIELDHOUSE_RATE_LIMIT', '60'],
     ['FIELDHOUSE_RATE_LIMIT', '0/3'],
     ['FIELDHOUSE_RATE_LIMIT', '60/0'],

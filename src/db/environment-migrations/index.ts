@@ -5,7 +5,8 @@ import * as pluginsFilters from './0004_plugins_filters.ts';
 import * as itemValidity from './0005_item_validity.ts';
 import * as itemsAtScale from './0006_items_at_scale.ts';
 import * as blocks from './0007_blocks.ts';
-import * as itemStages from './0008_item_stages.ts';
+import * as scheduledActions from './0008_scheduled_actions.ts';
+import * as itemStages from './0009_item_stages.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -21,5 +22,6 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0005_item_validity': itemValidity,
   '0006_items_at_scale': itemsAtScale,
   '0007_blocks': blocks,
-  '0008_item_stages': itemStages,
+  '0008_scheduled_actions': scheduledActions,
+  '0009_item_stages': itemStages,
 };

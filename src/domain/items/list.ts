@@ -72,6 +72,8 @@ const PRESENTED_COLUMNS = [
   'first_published_at',
   'current_valid',
   'published_valid',
+  'publication_scheduled_at',
+  'unpublishing_scheduled_at',
   'stage',
 ] as const;
 

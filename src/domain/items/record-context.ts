@@ -111,6 +111,8 @@ const ITEM_COLUMNS = [
   'items.first_published_at',
   'items.current_valid',
   'items.published_valid',
+  'items.publication_scheduled_at',
+  'items.unpublishing_scheduled_at',
   'items.stage',
 ] as const;
 

@@ -314,6 +314,8 @@ export async function createItem(
       // The values were just validated against the schema as it is.
       current_valid: true,
       published_valid: true,
+      publication_scheduled_at: null,
+      unpublishing_scheduled_at: null,
       stage: await initialStage(trx, model.workflow_id),
     };
     // The row and its first version in one statement: they name each other, and the

@@ -19,10 +19,15 @@ function decode(body: Buffer): string {
   }
 }
 
+/** Drops `__proto__` keys so no later merge of the body can reach a prototype. */
+const dropProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
+
 function parse(text: string): unknown {
   try {
-    // Drop `__proto__` keys so no later merge of the body can reach a prototype.
-    return JSON.parse(text, (key, value) => (key === '__proto__' ? undefined : value));
+    // A reviver makes JSON.parse about three times slower. Only a text naming `__proto__`,
+    // plainly or through a \u escape, can hold that key: nearly every body parses without.
+    const mayNameProto = text.includes('__proto__') || text.includes('\\u');
+    return mayNameProto ? JSON.parse(text, dropProto) : JSON.parse(text);
   } catch (error) {
     throw new DomainError(
       'INVALID_JSON_BODY',

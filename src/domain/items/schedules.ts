@@ -1,0 +1,124 @@
+import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { ScheduledActionKind } from '../../db/schema.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
+import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
+import { isIsoDateTime } from '../fields/field-types/iso-dates.ts';
+import { findItem, findRow } from './service.ts';
+
+/** What tells the two kinds of schedule apart on the wire and on the record's row. */
+export const SCHEDULE_KINDS = {
+  publish: {
+    recordType: 'ScheduledPublication',
+    attribute: 'publication_scheduled_at',
+    localesAttribute: 'selective_publication',
+    column: 'publication_scheduled_at',
+  },
+  unpublish: {
+    recordType: 'ScheduledUnpublishing',
+    attribute: 'unpublishing_scheduled_at',
+    localesAttribute: 'content_in_locales',
+    column: 'unpublishing_scheduled_at',
+  },
+} as const satisfies Record<
+  ScheduledActionKind,
+  {
+    recordType: RecordType;
+    attribute: string;
+    localesAttribute: string;
+    column: 'publication_scheduled_at' | 'unpublishing_scheduled_at';
+  }
+>;
+
+export type ScheduleInput = {
+  /** The due time as sent (an ISO 8601 date-time). */
+  at: string;
+  /** `selective_publication` / `content_in_locales` as sent (null or absent: the whole record). */
+  locales: unknown;
+};
+
+/** The due time, checked: a real date-time in the future (the docs: "the future date"). */
+function dueTimeOf(kind: ScheduledActionKind, input: ScheduleInput, now: Date): Date {
+  const { recordType, attribute, localesAttribute } = SCHEDULE_KINDS[kind];
+  if (input.locales !== undefined && input.locales !== null)
+    // A schedule keeps no locales (scheduled_actions): a per-locale schedule could not
+    // do what it says when it runs, so it is refused now rather than run wrongly later.
+    throw new ValidationFailed(recordType, [
+      {
+        field: localesAttribute,
+        code: 'VALIDATION_INVALID',
+        message: 'per-locale scheduling is not supported: send null to schedule the whole record',
+      },
+    ]);
+  if (!isIsoDateTime(input.at))
+    throw new ValidationFailed(recordType, [
+      { field: attribute, code: 'VALIDATION_FORMAT', message: 'must be an ISO 8601 date-time' },
+    ]);
+  const at = new Date(input.at);
+  if (at.getTime() <= now.getTime())
+    throw new ValidationFailed(recordType, [
+      { field: attribute, code: 'VALIDATION_INVALID', message: 'must be in the future' },
+    ]);
+  return at;
+}
+
+/**
+ * Schedules the record's publication or unpublishing. A record has at most one of each:
+ * a new one replaces the pending one (or one that failed), as the API names it by record.
+ * Returns the schedule and the record as it now is (meta shows the due time).
+ */
+export async function createSchedule(
+  scope: Scope,
+  kind: ScheduledActionKind,
+  itemId: string,
+  input: ScheduleInput,
+): Promise<{ schedule: Resource; item: Resource }> {
+  const at = dueTimeOf(kind, input, new Date());
+  return inEnvironmentTransaction(scope, async (tx) => {
+    if (!(await findRow(tx.db, itemId))) throw new NotFound('Item', itemId);
+    const row = await tx.db
+      .insertInto('scheduled_actions')
+      .values({ item_id: itemId, action: kind, due_at: at })
+      .onConflict((conflict) =>
+        conflict.columns(['item_id', 'action']).doUpdateSet({
+          due_at: at,
+          created_at: new Date(),
+          attempts: 0,
+          failed_at: null,
+          failure: null,
+        }),
+      )
+      .returning(['seq', 'item_id', 'action', 'due_at'])
+      .executeTakeFirstOrThrow();
+    await tx.db
+      .updateTable('items')
+      .set({ [SCHEDULE_KINDS[kind].column]: at })
+      .where('id', '=', itemId)
+      .execute();
+    return { schedule: presentScheduledAction(row), item: await findItem(tx, itemId) };
+  });
+}
+
+/** Cancels the record's schedule of this kind (pending or failed); returns the record. */
+export async function destroySchedule(
+  scope: Scope,
+  kind: ScheduledActionKind,
+  itemId: string,
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, async (tx) => {
+    if (!(await findRow(tx.db, itemId))) throw new NotFound('Item', itemId);
+    const removed = await tx.db
+      .deleteFrom('scheduled_actions')
+      .where('item_id', '=', itemId)
+      .where('action', '=', kind)
+      .returning('seq')
+      .executeTakeFirst();
+    if (!removed) throw new NotFound(SCHEDULE_KINDS[kind].recordType, itemId);
+    await tx.db
+      .updateTable('items')
+      .set({ [SCHEDULE_KINDS[kind].column]: null })
+      .where('id', '=', itemId)
+      .execute();
+    return findItem(tx, itemId);
+  });
+}

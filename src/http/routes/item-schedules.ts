@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ScheduledActionKind } from '../../db/schema.ts';
+import { assertMayOnItems } from '../../domain/items/access.ts';
+import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
+import { actorOf } from '../actor.ts';
+import { CreateScheduleBody } from '../schemas/item-schedule.ts';
+
+type Params = { Params: { id: string } };
+type CreateBody = { Body: { data: { attributes?: Record<string, unknown> } } };
+
+/** Each schedule kind's path and document type. */
+const ROUTES: Record<ScheduledActionKind, { path: string; type: string }> = {
+  publish: { path: 'scheduled-publication', type: 'scheduled_publication' },
+  unpublish: { path: 'scheduled-unpublishing', type: 'scheduled_unpublishing' },
+};
+
+/**
+ * Scheduled publication and unpublishing of a record (client resources
+ * scheduledPublication, scheduledUnpublishing): scheduling either needs the role's
+ * "publish" permission on the record, as publishing it would.
+ */
+export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
+  const mayPublish = (request: FastifyRequest<Params>) =>
+    assertMayOnItems(actorOf(request), request.scope, 'publish', [request.params.id]);
+
+  for (const kind of ['publish', 'unpublish'] as const) {
+    const { path, type } = ROUTES[kind];
+    const { attribute, localesAttribute } = SCHEDULE_KINDS[kind];
+    app.post<Params & CreateBody>(
+      `/items/:id/${path}`,
+      {
+        schema: { body: CreateScheduleBody(attribute, localesAttribute) },
+        config: { resourceType: type, itemAction: 'publish' },
+      },
+      async (request, reply) => {
+        await mayPublish(request);
+        const attributes = request.body.data.attributes ?? {};
+        const { schedule, item } = await createSchedule(request.scope, kind, request.params.id, {
+          at: attributes[attribute] as string,
+          locales: attributes[localesAttribute],
+        });
+        return reply.status(201).send({ data: schedule, included: [item] });
+      },
+    );
+
+    app.delete<Params>(
+      `/items/:id/${path}`,
+      { config: { itemAction: 'publish' } },
+      async (request) => {
+        await mayPublish(request);
+        const item = await destroySchedule(request.scope, kind, request.params.id);
+        return { data: item };
+      },
+    );
+  }
+}

@@ -1,0 +1,25 @@
+import type { ScheduledActionRow } from '../db/schema.ts';
+import { isoTime, type Resource, ref } from './jsonapi.ts';
+
+/**
+ * A record's scheduled publication or unpublishing as the client's ScheduledPublication /
+ * ScheduledUnpublishing: whole-record only, so the per-locale attribute is always null.
+ */
+export function presentScheduledAction(
+  row: Pick<ScheduledActionRow, 'seq' | 'item_id' | 'action' | 'due_at'>,
+): Resource {
+  const relationships = { item: { data: ref('item', row.item_id) } };
+  if (row.action === 'publish')
+    return {
+      type: 'scheduled_publication',
+      id: String(row.seq),
+      attributes: { publication_scheduled_at: isoTime(row.due_at), selective_publication: null },
+      relationships,
+    };
+  return {
+    type: 'scheduled_unpublishing',
+    id: String(row.seq),
+    attributes: { unpublishing_scheduled_at: isoTime(row.due_at), content_in_locales: null },
+    relationships,
+  };
+}
