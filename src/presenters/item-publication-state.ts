@@ -7,11 +7,21 @@ export type PublicationState = LocaleComparison & {
   invalidLocales: string[];
   nonLocalizedInvalid: boolean;
   publishedVersionId: string | null;
+  scheduledPublicationId: string | null;
+  scheduledUnpublishingId: string | null;
 };
 
 /** The client's ItemCurrentVsPublishedState. */
 export function presentPublicationState(state: PublicationState): Resource {
-  const { itemId, invalidLocales, nonLocalizedInvalid, publishedVersionId, ...comparison } = state;
+  const {
+    itemId,
+    invalidLocales,
+    nonLocalizedInvalid,
+    publishedVersionId,
+    scheduledPublicationId,
+    scheduledUnpublishingId,
+    ...comparison
+  } = state;
   return {
     type: 'item_current_vs_published_state',
     id: itemId,
@@ -21,9 +31,8 @@ export function presentPublicationState(state: PublicationState): Resource {
       current_version_non_localized_fields_invalid: nonLocalizedInvalid,
     },
     relationships: {
-      // Publication scheduling is not part of this comparison's data here.
-      scheduled_publication: { data: null },
-      scheduled_unpublishing: { data: null },
+      scheduled_publication: { data: ref('scheduled_publication', scheduledPublicationId) },
+      scheduled_unpublishing: { data: ref('scheduled_unpublishing', scheduledUnpublishingId) },
       published_version: { data: ref('item_version', publishedVersionId) },
     },
   };

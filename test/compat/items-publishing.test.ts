@@ -108,6 +108,25 @@ describe('current vs published state', () => {
     );
   });
 
+  test("the record's schedules are linked and included", async () => {
+    const model = await localizedModel();
+    const record = await client.items.create({ item_type: itemType(model.id), title: { en: 'x' } });
+    const at = new Date(Date.now() + 86_400_000).toISOString();
+    const schedule = await client.scheduledPublication.create(record.id, {
+      publication_scheduled_at: at,
+    });
+    const raw = await client.items.rawCurrentVsPublishedState(record.id);
+    assert.deepEqual(raw.data.relationships.scheduled_publication.data, {
+      type: 'scheduled_publication',
+      id: schedule.id,
+    });
+    assert.equal(raw.data.relationships.scheduled_unpublishing.data, null);
+    assert.deepEqual(
+      raw.included.map((entity) => [entity.type, entity.id]),
+      [['scheduled_publication', schedule.id]],
+    );
+  });
+
   test('a block edited in place is a change of the locale holding it', async () => {
     const block = await buildBlockModel(client);
     const model = await buildModel(client, { draft_mode_active: true });
