@@ -6,6 +6,7 @@ import { startScheduleRunner } from './delivery/schedule-runner.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker.ts';
 import { type BootstrapResult, bootstrapProject } from './domain/bootstrap.ts';
 import { removeInterruptedForks } from './domain/environments/recovery.ts';
+import { invalidateOnNotify } from './domain/schema-cache/caches.ts';
 import { buildApp } from './http/app.ts';
 import { buildOpsApp } from './http/ops-app.ts';
 import { createMetrics } from './metrics.ts';
@@ -42,6 +43,10 @@ export async function startServer<R extends Role = 'all'>(
   const database = await openDatabase(config);
   try {
     await migrateToLatest(database.db);
+    // Embedded: this process sees every commit, so it may keep what tokens authenticate to.
+    const stopInvalidation = database.listenInProcess
+      ? await invalidateOnNotify(database.db, database.listenInProcess)
+      : null;
     const bootstrap = await bootstrapProject(database.db, { adminToken: config.adminToken });
     const metrics = createMetrics(database.db);
     const deps = { db: database.db, config };
@@ -87,6 +92,7 @@ export async function startServer<R extends Role = 'all'>(
           await worker.stop();
           app.log.info('delivery worker stopped: in-flight deliveries recorded, leases released');
         }
+        await stopInvalidation?.();
         await database.close();
         app.log.info('database closed');
       },

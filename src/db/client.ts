@@ -21,7 +21,9 @@ export type DatabaseHandle = {
    * Embedded only: NOTIFYs of committed transactions reach this process's callbacks
    * directly. On PostgreSQL, listeners open a connection of their own with `url`.
    */
-  listenInProcess: ((channel: string, onNotify: () => void) => Promise<() => Promise<void>>) | null;
+  listenInProcess:
+    | ((channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>)
+    | null;
   close(): Promise<void>;
 };
 

@@ -11,13 +11,15 @@ const HISTORY = 'environment_migrations';
 /**
  * Applies to `schemaName` the environment migrations it has not run yet, in order, in
  * the caller's transaction, creating the schema if needed. `alreadyThere` names
- * migrations whose tables the schema got otherwise (0004 moved the primary's tables).
- * Returns the names it applied.
+ * migrations whose tables the schema got otherwise (0004 moved the primary's tables);
+ * `through` stops after the named one (a project migration running them cannot rely on
+ * project migrations after it). Returns the names it applied.
  */
 export async function migrateEnvironmentSchema(
   trx: Trx,
   schemaName: string,
   alreadyThere: readonly string[] = [],
+  through?: string,
 ): Promise<string[]> {
   const history = qualifiedTable(schemaName, HISTORY);
   await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schemaName)}`.execute(trx);
@@ -38,6 +40,7 @@ export async function migrateEnvironmentSchema(
     );
     await sql`INSERT INTO ${history} (name) VALUES (${name})`.execute(trx);
     ran.push(name);
+    if (name === through) break;
   }
   return ran;
 }

@@ -49,8 +49,17 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'scheduled_actions',
 ];
 
-/** A request's view of the database: its environment's tables and the project's. */
-export type Scope = Readonly<{ environment: EnvironmentRef; db: EnvQueryable; project: Db }>;
+/**
+ * A request's view of the database: its environment's tables and the project's, and the
+ * environment's schema version read with the request's token (absent outside requests):
+ * what schema documents may be served from the cache at (domain/schema-cache).
+ */
+export type Scope = Readonly<{
+  environment: EnvironmentRef;
+  db: EnvQueryable;
+  project: Db;
+  schemaVersion?: string;
+}>;
 
 /** Both handles of one transaction, on the same connection. */
 export type ScopedTransaction = Readonly<{
@@ -95,8 +104,9 @@ function scopedHandle(db: Db, schemaName: string): EnvQueryable {
   return handle;
 }
 
-export function scopeFor(db: Db, environment: EnvironmentRef): Scope {
-  return { environment, db: scopedHandle(db, environment.schemaName), project: db };
+export function scopeFor(db: Db, environment: EnvironmentRef, schemaVersion?: string): Scope {
+  const scope = { environment, db: scopedHandle(db, environment.schemaName), project: db };
+  return schemaVersion === undefined ? scope : { ...scope, schemaVersion };
 }
 
 /** The scoped handle for an open project transaction (same connection). */

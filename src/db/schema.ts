@@ -269,6 +269,11 @@ export type EnvironmentTable = {
   fork_completion_percentage: Generated<number>;
   created_at: Timestamp;
   last_data_change_at: Timestamp;
+  /**
+   * Moves (never back, never to a value seen before) with every committed change to the
+   * environment's models, fields, fieldsets or site settings: migration 0007_cache_versions.
+   */
+  schema_version: Generated<string>;
 };
 
 export type RoleTable = {

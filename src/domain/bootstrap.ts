@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
-import { environmentRef, scopedTransaction } from '../db/environment-scope.ts';
+import { scopedTransaction } from '../db/environment-scope.ts';
 import { ADMIN_ROLE_ATTRIBUTES, EDITOR_ROLE_ATTRIBUTES } from './auth/role-attributes.ts';
 import { generateToken, hashToken } from './auth/tokens.ts';
+import { primaryEnvironment } from './environments/primary.ts';
 
 export type BootstrapResult = { created: false } | { created: true; adminToken: string };
 
@@ -34,12 +35,7 @@ export async function bootstrapProject(
       })
       .execute();
     // Migration 0004 created the primary environment `main` and its schema.
-    const primary = await trx
-      .selectFrom('environments')
-      .select(['id', 'number', 'schema_name', 'is_primary'])
-      .where('is_primary', '=', true)
-      .executeTakeFirstOrThrow();
-    await scopedTransaction(trx, environmentRef(primary))
+    await scopedTransaction(trx, await primaryEnvironment(trx))
       .db.insertInto('site_settings')
       .values({
         id: 1,

@@ -1,27 +1,13 @@
 // Issue 9: what real DatoCMS projects return, and `migrations:new --autogenerate` replays,
 // is accepted (spec 12). Each case is the shape a generated script sends.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { buildModel } from '../support/factories.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
-let modelCount = 0;
-async function newModel() {
-  modelCount++;
-  return client.itemTypes.create({ name: `Model ${modelCount}`, api_key: `model_m${modelCount}` });
-}
-
+const server = useTestServer();
+const client = server.client();
 const fieldRef = (id: string) => ({ type: 'field' as const, id });
 
 const validatorsOf = (field: { validators: unknown }) =>
@@ -29,7 +15,7 @@ const validatorsOf = (field: { validators: unknown }) =>
 
 describe('legacy appearance.type (spec 12 §1)', () => {
   test('accepted and ignored on create and update, under both spellings', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const title = await client.fields.create(model.id, {
       label: 'Title',
       field_type: 'string',
@@ -85,7 +71,7 @@ describe('legacy appearance.type (spec 12 §1)', () => {
   });
 
   test('everything else in an appearance is still checked', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     await rejectsWithApiError(
       client.fields.create(model.id, {
         label: 'Title',
@@ -110,7 +96,7 @@ describe('legacy appearance.type (spec 12 §1)', () => {
 
 describe('blank default values (spec 12 §2)', () => {
   test('"" next to format (url, email, custom pattern) or enum validators is accepted', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const cases: [string, Record<string, unknown>][] = [
       ['url', { format: { predefined_pattern: 'url' } }],
       ['email', { format: { predefined_pattern: 'email' } }],
@@ -134,7 +120,7 @@ describe('blank default values (spec 12 §2)', () => {
   test('a localized {en: "", it: ""} with a format validator is accepted', async () => {
     await client.site.update({ locales: ['en', 'it'] });
     try {
-      const model = await newModel();
+      const model = await buildModel(client);
       const field = await client.fields.create(model.id, {
         label: 'Link',
         field_type: 'string',
@@ -151,7 +137,7 @@ describe('blank default values (spec 12 §2)', () => {
   });
 
   test('the type shape of a default is still checked', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     await rejectsWithApiError(
       client.fields.create(model.id, {
         label: 'Count',
@@ -167,7 +153,7 @@ describe('blank default values (spec 12 §2)', () => {
 
 describe('extension validator (spec 12 §3)', () => {
   test('extensions: [] next to predefined_list is accepted and stored as sent', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const image = await client.fields.create(model.id, {
       label: 'Image',
       field_type: 'file',
@@ -192,7 +178,7 @@ describe('extension validator (spec 12 §3)', () => {
   });
 
   test('one of the two must still be in use', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     for (const extension of [{ extensions: [] }, { extensions: ['png'], predefined_list: 'image' }])
       await rejectsWithApiError(
         client.fields.create(model.id, {
@@ -209,8 +195,8 @@ describe('extension validator (spec 12 §3)', () => {
 
 describe('a link field as title_field / image_preview_field (spec 12 §6)', () => {
   test('accepted for the title, presentation and image relationships', async () => {
-    const target = await newModel();
-    const model = await newModel();
+    const target = await buildModel(client);
+    const model = await buildModel(client);
     const author = await client.fields.create(model.id, {
       label: 'Author',
       field_type: 'link',
@@ -230,8 +216,8 @@ describe('a link field as title_field / image_preview_field (spec 12 §6)', () =
   });
 
   test('fields that cannot stand for a title or image are still refused', async () => {
-    const target = await newModel();
-    const model = await newModel();
+    const target = await buildModel(client);
+    const model = await buildModel(client);
     const tags = await client.fields.create(model.id, {
       label: 'Tags',
       field_type: 'links',
@@ -258,7 +244,7 @@ describe('a link field as title_field / image_preview_field (spec 12 §6)', () =
 
 describe('meta.has_singleton_item (spec 12 §8)', () => {
   test('true on a singleton with no record is stored as sent', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const updated = await client.itemTypes.update(model.id, {
       singleton: true,
       meta: { has_singleton_item: true },

@@ -1,21 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { before, describe, test } from 'node:test';
 import { lastAccessBucket } from '../../src/domain/auth/last-access.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let admin: Client;
+const server = useTestServer();
+const admin = server.client();
 let roleId: string;
 before(async () => {
-  server = await startTestServer();
-  admin = server.client();
   roleId = (await admin.roles.create({ name: 'Reader', environments_access: 'all' })).id;
-});
-after(async () => {
-  await server?.close();
 });
 
 function newToken(name: string, overrides: { role?: string; can_access_cma?: boolean } = {}) {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { apiError } from '../support/api-errors.ts';
 import { buildField, buildModel } from '../support/factories.ts';
 import { seedRecords, seedSchema } from '../support/seed-schema.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // A primary big enough (9,000 fields, 3,000 records) that a fork is still copying when
 // the requests a test sends right after starting it are answered, on either engine.
@@ -13,13 +13,11 @@ const MODELS = 300;
 const FIELDS = 30;
 const RECORDS = 3_000;
 
-let server: TestServer;
-let admin: Client;
+const server = useTestServer();
+const admin = server.client();
 let side: Client;
 let modelId: string;
 before(async () => {
-  server = await startTestServer();
-  admin = server.client();
   // Forked before the primary grows: requests there stay small.
   await admin.environments.fork('main', { id: 'side' });
   side = server.client({ environment: 'side' });
@@ -27,9 +25,6 @@ before(async () => {
   await seedRecords(server.db, RECORDS, 5, FIELDS);
   modelId = (await buildModel(admin)).id;
   await buildField(admin, { itemTypeId: modelId, api_key: 'title' });
-});
-after(async () => {
-  await server?.close();
 });
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });

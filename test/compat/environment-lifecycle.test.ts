@@ -1,21 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
+import { buildWebhook } from '../support/factories.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
+const server = useTestServer({ webhookAllow: LOOPBACK });
+const admin = server.client();
 let receiver: Receiver;
-let admin: Client;
 before(async () => {
   receiver = await startReceiver();
-  server = await startTestServer({ webhookAllow: LOOPBACK });
-  admin = server.client();
 });
 after(async () => {
-  await server?.close();
   await receiver?.close();
 });
 
@@ -178,15 +175,7 @@ describe('environment lifecycle through the official client', () => {
 });
 
 function webhook(name: string, path: string, events: unknown[]) {
-  return admin.webhooks.create({
-    name,
-    url: `${receiver.url}${path}`,
-    custom_payload: null,
-    headers: {},
-    events: events as never,
-    http_basic_user: null,
-    http_basic_password: null,
-  });
+  return buildWebhook(admin, { name, url: `${receiver.url}${path}`, events: events as never });
 }
 
 describe('environment events reach webhooks', () => {

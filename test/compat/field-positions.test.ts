@@ -1,24 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, test } from 'node:test';
+import { buildModel } from '../support/factories.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
-let modelCount = 0;
-async function newModel() {
-  modelCount++;
-  return client.itemTypes.create({ name: `Model ${modelCount}`, api_key: `model${modelCount}` });
-}
-
+const server = useTestServer();
+const client = server.client();
 /**
  * The model's form as the API reports it: each group (null = top level, else a fieldset
  * id) with its member ids in position order. Fails unless every group is numbered 1..n.
@@ -71,7 +57,7 @@ function remove(list: string[], id: string): void {
 
 describe('field and fieldset positions', () => {
   test('explicit positions insert and shift; moves and deletes close gaps', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const make = (apiKey: string, position?: number) =>
       client.fields.create(model.id, {
         label: apiKey,
@@ -106,7 +92,7 @@ describe('field and fieldset positions', () => {
   });
 
   test('a random sequence of creates, moves, duplicates and deletes keeps every group contiguous', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const next = random(20_260_422);
     const expected = new Map<string | null, string[]>([[null, []]]);
     const fieldGroup = new Map<string, string | null>();
@@ -229,7 +215,7 @@ async function planMoves(
 
 describe('position 0 and scripts generated from 0-based projects (spec 12 §5)', () => {
   test('a generated reorder with 0-based positions ends in the intended order and round-trips', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const set = await client.fieldsets.create(model.id, { title: 'Set' });
     const make = (apiKey: string, fieldset?: string) =>
       client.fields.create(model.id, {
@@ -310,7 +296,7 @@ describe('position 0 and scripts generated from 0-based projects (spec 12 §5)',
   });
 
   test('position 0 on update, create and reorder goes first and is kept', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const a = await client.fields.create(model.id, {
       label: 'a',
       api_key: 'a1',

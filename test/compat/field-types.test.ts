@@ -1,20 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { type FieldTypeSamples, samplesFor } from '../support/field-type-samples.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
+const server = useTestServer();
+const client = server.client();
 let modelId: string;
 let blockId: string;
 let samples: [string, FieldTypeSamples][];
 let created = 0;
 
 before(async () => {
-  server = await startTestServer();
-  client = server.client();
   const model = await client.itemTypes.create({ name: 'Catalogue', api_key: 'catalogue' });
   const block = await client.itemTypes.create({
     name: 'Quote',
@@ -29,9 +27,6 @@ before(async () => {
   modelId = model.id;
   blockId = block.id;
   samples = Object.entries(samplesFor({ model: model.id, block: block.id, titleField: title.id }));
-});
-after(async () => {
-  await server?.close();
 });
 
 type FieldBody = Parameters<Client['fields']['create']>[1];

@@ -1,29 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type Client, generateId } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
+import { generateId } from '@datocms/cma-client-node';
 import { apiError, errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
+import { buildBlockModel, buildModel } from '../support/factories.ts';
 import { eventsOf } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
-let modelCount = 0;
-async function newModel(prefix = 'model') {
-  modelCount++;
-  return client.itemTypes.create({
-    name: `${prefix} ${modelCount}`,
-    api_key: `${prefix}_m${modelCount}`,
-  });
-}
-
+const server = useTestServer();
+const client = server.client();
 async function stringField(
   itemTypeId: string,
   apiKey: string,
@@ -49,7 +33,7 @@ async function snapshot(itemTypeId: string) {
 
 describe('fields through the official client', () => {
   test('create returns the spec shape with defaults filled, and no meta', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const raw = await client.fields.rawCreate(model.id, {
       data: {
         type: 'field',
@@ -88,7 +72,7 @@ describe('fields through the official client', () => {
   });
 
   test('find, update, duplicate and destroy by id and by model::field', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const title = await stringField(model.id, 'title', { label: 'Title' });
     const key = `${model.api_key}::title`;
 
@@ -143,7 +127,7 @@ describe('fields through the official client', () => {
   });
 
   test('a client-chosen id is kept; malformed or taken ids are refused', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const id = generateId();
     const field = await stringField(model.id, 'chosen', { id });
     assert.equal(field.id, id);
@@ -159,12 +143,8 @@ describe('fields through the official client', () => {
   });
 
   test('every attribute updates on its own; omitted ones stay, null clears', async () => {
-    const model = await newModel();
-    const block = await client.itemTypes.create({
-      name: `Block ${modelCount}`,
-      api_key: `block_for${modelCount}`,
-      modular_block: true,
-    });
+    const model = await buildModel(client);
+    const block = await buildBlockModel(client, { withTitle: false });
     const fieldset = await client.fieldsets.create(model.id, { title: 'Group' });
     const field = await stringField(model.id, 'name', { label: 'Name' });
     const other = await stringField(model.id, 'other', { label: 'Other' });
@@ -234,7 +214,7 @@ describe('fields through the official client', () => {
   });
 
   test('an empty update changes nothing and writes no event', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const field = await stringField(model.id, 'title', { hint: 'kept' });
     const before = await snapshot(model.id);
     const updated = await client.fields.update(field.id, {});
@@ -243,8 +223,8 @@ describe('fields through the official client', () => {
   });
 
   test('bad input is refused with the spec codes and changes nothing', async () => {
-    const model = await newModel();
-    const otherModel = await newModel();
+    const model = await buildModel(client);
+    const otherModel = await buildModel(client);
     const foreignFieldset = await client.fieldsets.create(otherModel.id, { title: 'Elsewhere' });
     await stringField(otherModel.id, 'shared');
     const field = await stringField(model.id, 'title', { label: 'Title' });
@@ -335,7 +315,7 @@ describe('fields through the official client', () => {
   });
 
   test('every field change writes the model update event in its transaction', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const start = (await eventsOf(server.db, model.id)).length;
     const field = await stringField(model.id, 'title');
     await client.fields.update(field.id, { label: 'Heading' });
@@ -364,7 +344,7 @@ describe('fields through the official client', () => {
 
 describe('fields under concurrency', () => {
   test('20 concurrent updates on different fields of one model all succeed and stick', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const fields = [];
     for (let i = 0; i < 20; i++) fields.push(await stringField(model.id, `f${i}x`));
     const results = await Promise.allSettled(
@@ -389,7 +369,7 @@ describe('fields under concurrency', () => {
   });
 
   test('concurrent renames to one api_key give one success and uniqueness errors', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const fields = [];
     for (let i = 0; i < 10; i++) fields.push(await stringField(model.id, `r${i}x`));
     const results = await Promise.allSettled(
@@ -412,7 +392,7 @@ describe('fields under concurrency', () => {
   });
 
   test('concurrent creates keep positions contiguous', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     await Promise.all(Array.from({ length: 12 }, (_, i) => stringField(model.id, `c${i}x`)));
     assert.deepEqual(
       (await client.fields.list(model.id)).map((f) => f.position),
@@ -423,8 +403,8 @@ describe('fields under concurrency', () => {
 
 describe('fields and their model', () => {
   test('model relationships accept only eligible fields of the model', async () => {
-    const model = await newModel();
-    const other = await newModel();
+    const model = await buildModel(client);
+    const other = await buildModel(client);
     const title = await stringField(model.id, 'title');
     const flag = await client.fields.create(model.id, {
       label: 'Flag',
@@ -456,7 +436,7 @@ describe('fields and their model', () => {
   });
 
   test('destroying a field the model points at clears the relationship and its direction', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const title = await stringField(model.id, 'title');
     await client.itemTypes.update(model.id, {
       title_field: { type: 'field', id: title.id },
@@ -474,7 +454,7 @@ describe('fields and their model', () => {
   });
 
   test('a type change the model relationship cannot keep clears it', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const title = await stringField(model.id, 'title');
     await client.itemTypes.update(model.id, { title_field: { type: 'field', id: title.id } });
     await client.fields.update(title.id, { field_type: 'text' });
@@ -482,7 +462,7 @@ describe('fields and their model', () => {
   });
 
   test('a field a slug is generated from cannot be destroyed', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const title = await stringField(model.id, 'title');
     const slug = await client.fields.create(model.id, {
       label: 'Slug',
@@ -498,8 +478,8 @@ describe('fields and their model', () => {
   });
 
   test('referencing and related list the fields that link to a model', async () => {
-    const target = await newModel();
-    const source = await newModel();
+    const target = await buildModel(client);
+    const source = await buildModel(client);
     const link = await client.fields.create(source.id, {
       label: 'Author',
       api_key: 'author',
@@ -525,22 +505,19 @@ describe('fields and their model', () => {
 });
 
 describe('fields as asynchronous jobs', () => {
+  const jobs = useTestServer({ asyncJobs: true });
+
   test('with async jobs on, create, update and destroy answer 202 and the client polls', async () => {
-    const jobs = await startTestServer({ asyncJobs: true });
-    try {
-      const jobClient = jobs.client();
-      const model = await jobClient.itemTypes.create({ name: 'Jobs', api_key: 'jobs' });
-      const raw = await jobs.request('POST', `/item-types/${model.id}/fields`, {
-        data: { type: 'field', attributes: { label: 'A', api_key: 'a1', field_type: 'string' } },
-      });
-      assert.equal(raw.status, 202);
-      assert.equal((raw.body as { data: { type: string } }).data.type, 'job');
-      const updated = await jobClient.fields.update('jobs::a1', { label: 'B' });
-      assert.equal(updated.label, 'B');
-      await jobClient.fields.destroy(updated.id);
-      assert.deepEqual(await jobClient.fields.list(model.id), []);
-    } finally {
-      await jobs.close();
-    }
+    const jobClient = jobs.client();
+    const model = await jobClient.itemTypes.create({ name: 'Jobs', api_key: 'jobs' });
+    const raw = await jobs.request('POST', `/item-types/${model.id}/fields`, {
+      data: { type: 'field', attributes: { label: 'A', api_key: 'a1', field_type: 'string' } },
+    });
+    assert.equal(raw.status, 202);
+    assert.equal((raw.body as { data: { type: string } }).data.type, 'job');
+    const updated = await jobClient.fields.update('jobs::a1', { label: 'B' });
+    assert.equal(updated.label, 'B');
+    await jobClient.fields.destroy(updated.id);
+    assert.deepEqual(await jobClient.fields.list(model.id), []);
   });
 });

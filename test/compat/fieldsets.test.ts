@@ -1,26 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type Client, generateId } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
+import { generateId } from '@datocms/cma-client-node';
 import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
+import { buildModel } from '../support/factories.ts';
 import { eventsOf } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
-let modelCount = 0;
-async function newModel() {
-  modelCount++;
-  return client.itemTypes.create({ name: `Model ${modelCount}`, api_key: `model${modelCount}` });
-}
-
+const server = useTestServer();
+const client = server.client();
 async function stringField(itemTypeId: string, apiKey: string, fieldset?: string) {
   return client.fields.create(itemTypeId, {
     label: apiKey,
@@ -46,7 +33,7 @@ async function topLevel(itemTypeId: string): Promise<[string, number][]> {
 
 describe('fieldsets through the official client', () => {
   test('create, find, list, update and destroy', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const raw = await client.fieldsets.rawCreate(model.id, {
       data: { type: 'fieldset', attributes: { title: 'SEO' } },
     });
@@ -102,7 +89,7 @@ describe('fieldsets through the official client', () => {
   });
 
   test('destroying a fieldset moves its fields to the end of the top level', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     await stringField(model.id, 'first');
     const group = await client.fieldsets.create(model.id, { title: 'Group' });
     await stringField(model.id, 'last');
@@ -125,7 +112,7 @@ describe('fieldsets through the official client', () => {
   });
 
   test('bad input is refused and changes nothing', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const fieldset = await client.fieldsets.create(model.id, { title: 'Kept', hint: 'h' });
     const eventsBefore = (await eventsOf(server.db, model.id)).length;
     await rejectsWithApiError(
@@ -160,7 +147,7 @@ describe('fieldsets through the official client', () => {
   });
 
   test('create, update and destroy each write the model update event', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const start = (await eventsOf(server.db, model.id)).length;
     const fieldset = await client.fieldsets.create(model.id, { title: 'Group' });
     await client.fieldsets.update(fieldset.id, { title: 'Renamed' });
@@ -187,7 +174,7 @@ describe('fieldsets through the official client', () => {
 
 describe('reorder-fields-and-fieldsets', () => {
   test('places fields and fieldsets at once, moving fields between groups', async () => {
-    const model = await newModel();
+    const model = await buildModel(client);
     const a = await stringField(model.id, 'a1');
     const group = await client.fieldsets.create(model.id, { title: 'Group' });
     const b = await stringField(model.id, 'b1');
@@ -233,8 +220,8 @@ describe('reorder-fields-and-fieldsets', () => {
   });
 
   test('duplicate positions, bad positions, foreign and unknown ids are refused and change nothing', async () => {
-    const model = await newModel();
-    const other = await newModel();
+    const model = await buildModel(client);
+    const other = await buildModel(client);
     const foreignSet = await client.fieldsets.create(other.id, { title: 'Elsewhere' });
     const a = await stringField(model.id, 'a1');
     const b = await stringField(model.id, 'b1');

@@ -2,18 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { apiError } from '../support/api-errors.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // Issue 13, items 2 and 3: text no column can hold is refused at the edge, and every
 // refusal, Fastify's and Node's own included, is an api_error document the client reads.
 
-let server: TestServer;
+const server = useTestServer();
 let itemTypeId: string;
 let fieldId: string;
 before(async () => {
-  server = await startTestServer();
   const client = server.client();
   const itemType = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
   itemTypeId = itemType.id;
@@ -23,9 +22,6 @@ before(async () => {
     field_type: 'string',
   });
   fieldId = field.id;
-});
-after(async () => {
-  await server?.close();
 });
 
 type ErrorEntry = { type: string; attributes: { code: string; details: Record<string, unknown> } };

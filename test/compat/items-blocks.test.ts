@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import {
@@ -10,17 +9,10 @@ import {
   buildModel,
   buildRecord,
 } from '../support/factories.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });
 type Values = Record<string, unknown>;

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { buildField, buildModel } from '../support/factories.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import {
   blockInRequest,
@@ -9,30 +8,14 @@ import {
   buildModel,
   buildRecord,
 } from '../support/factories.ts';
+import { recordEventCount } from '../support/fixtures.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });
-
-async function itemEvents(eventType: string): Promise<number> {
-  const row = await server.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('entity_type', '=', 'item')
-    .where('event_type', '=', eventType)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 describe('items.duplicate', () => {
   test('copies the values into a new record, with its own create event and the model included', async () => {
@@ -44,7 +27,7 @@ describe('items.duplicate', () => {
       title: 'Hello',
       views: 7,
     });
-    const creates = await itemEvents('create');
+    const creates = await recordEventCount(server.db, 'create');
 
     const raw = await client.items.rawDuplicate(original.id);
     assert.notEqual(raw.data.id, original.id);
@@ -57,7 +40,7 @@ describe('items.duplicate', () => {
     assert.equal(copy.views, 7);
     assert.deepEqual(copy.item_type, itemType(model.id));
     assert.notEqual(copy.meta.current_version, original.meta.current_version);
-    assert.equal(await itemEvents('create'), creates + 1);
+    assert.equal(await recordEventCount(server.db, 'create'), creates + 1);
     assert.equal(
       (await client.items.find(original.id)).title,
       'Hello',
@@ -127,9 +110,13 @@ describe('items.duplicate', () => {
       ],
     });
     const limited = server.client({ apiToken: token });
-    const creates = await itemEvents('create');
+    const creates = await recordEventCount(server.db, 'create');
     await rejectsWithApiError(limited.items.duplicate(other.id), 'INSUFFICIENT_PERMISSIONS');
-    assert.equal(await itemEvents('create'), creates, 'a refused duplicate emits nothing');
+    assert.equal(
+      await recordEventCount(server.db, 'create'),
+      creates,
+      'a refused duplicate emits nothing',
+    );
     const copy = await limited.items.duplicate(record.id);
     assert.equal(copy.title, record.title);
   });

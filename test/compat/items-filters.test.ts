@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildField, buildModel } from '../support/factories.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
+const server = useTestServer();
+const client = server.client();
+
 /** Record ids by letter, and letters by record id. */
 const idOf: Record<string, string> = {};
 const letterOf: Record<string, string> = {};
@@ -25,8 +26,6 @@ function dast(text: string) {
 }
 
 before(async () => {
-  server = await startTestServer();
-  client = server.client();
   const model = await buildModel(client, { draft_mode_active: true });
   modelId = model.id;
   const field = (api_key: string, field_type: string, extra: Record<string, unknown> = {}) =>
@@ -92,9 +91,6 @@ before(async () => {
   await client.items.publish(idOf.A as string);
   await client.items.publish(idOf.B as string);
   await client.items.update(idOf.B as string, { views: 20 });
-});
-after(async () => {
-  await server?.close();
 });
 
 /** The letters of the records of the model a filter lists, sorted. */

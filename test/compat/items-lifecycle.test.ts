@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
-import { buildField, buildModel, buildRecord } from '../support/factories.ts';
+import { buildField, buildModel, buildRecord, buildWebhook } from '../support/factories.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
+const server = useTestServer({ webhookAllow: LOOPBACK });
+const client = server.client();
 let receiver: Receiver;
 before(async () => {
   receiver = await startReceiver();
-  server = await startTestServer({ webhookAllow: LOOPBACK });
-  client = server.client();
 });
 after(async () => {
-  await server?.close();
   await receiver?.close();
 });
 
@@ -107,11 +103,9 @@ describe('record drafts, versions, events and environments', () => {
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     const other = await buildModel(client);
     receiver.requests.length = 0;
-    await client.webhooks.create({
+    await buildWebhook(client, {
       name: 'Records of one model',
       url: `${receiver.url}/items`,
-      custom_payload: null,
-      headers: {},
       events: [
         {
           entity_type: 'item',
@@ -119,9 +113,6 @@ describe('record drafts, versions, events and environments', () => {
           filters: [{ entity_type: 'item_type', entity_ids: [model.api_key] }],
         },
       ],
-      http_basic_user: null,
-      http_basic_password: null,
-      enabled: true,
       payload_api_version: '3',
       nested_items_in_payload: false,
       auto_retry: false,

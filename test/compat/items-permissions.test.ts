@@ -1,33 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import type { Kysely } from 'kysely';
 import { up as backfillRolePermissions } from '../../src/db/migrations/0005_role_environment_permissions.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildModel, buildRecord } from '../support/factories.ts';
+import { recordEventCount } from '../support/fixtures.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let admin: Client;
-before(async () => {
-  server = await startTestServer();
-  admin = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const admin = server.client();
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });
-
-async function itemEventCount(): Promise<number> {
-  const row = await server.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('entity_type', '=', 'item')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 /** A client whose role holds exactly these item-type permissions (in every environment it names). */
 async function clientWith(
@@ -59,7 +44,7 @@ describe('item-type permissions on records', () => {
     const counted = await limited.items.rawList({ filter: { type: closed.item_type.id } });
     assert.equal(counted.meta.total_count, 0, 'nor counts its records');
 
-    const events = await itemEventCount();
+    const events = await recordEventCount(server.db);
     await rejectsWithApiError(
       limited.items.create({ item_type: closed.item_type, title: 'no' }),
       'INSUFFICIENT_PERMISSIONS',
@@ -70,7 +55,7 @@ describe('item-type permissions on records', () => {
     );
     await rejectsWithApiError(limited.items.destroy(closed.id), 'INSUFFICIENT_PERMISSIONS');
     await rejectsWithApiError(limited.items.publish(closed.id), 'INSUFFICIENT_PERMISSIONS');
-    assert.equal(await itemEventCount(), events, 'a refused write emits nothing');
+    assert.equal(await recordEventCount(server.db), events, 'a refused write emits nothing');
     assert.equal((await admin.items.find(closed.id)).title, closed.title, 'nor changes anything');
 
     const created = await limited.items.create({ item_type: itemType(openModel), title: 'yes' });

@@ -4,21 +4,18 @@ import { ApiError, type Client } from '@datocms/cma-client-node';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
-import { buildField, buildModel } from '../support/factories.ts';
+import { buildField, buildModel, buildWebhook } from '../support/factories.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
+// A short poll so due schedules run soon after they are due.
+const server = useTestServer({ webhookAllow: LOOPBACK, schedulePollMs: 100 });
+const client = server.client();
 let receiver: Receiver;
 before(async () => {
   receiver = await startReceiver();
-  // A short poll so due schedules run soon after they are due.
-  server = await startTestServer({ webhookAllow: LOOPBACK, schedulePollMs: 100 });
-  client = server.client();
 });
 after(async () => {
-  await server?.close();
   await receiver?.close();
 });
 
@@ -72,14 +69,9 @@ let hooks = 0;
 async function recordHook() {
   hooks += 1;
   const path = `/scheduled-${hooks}`;
-  await client.webhooks.create({
-    name: `Scheduled hook ${hooks}`,
+  await buildWebhook(client, {
     url: `${receiver.url}${path}`,
-    custom_payload: null,
-    headers: {},
     events: [{ entity_type: 'item', event_types: ['publish', 'unpublish'], filters: [] }],
-    http_basic_user: null,
-    http_basic_password: null,
     auto_retry: false,
   });
   /** The first payload this webhook received, once it has. */

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildField, buildModel, buildRecord } from '../support/factories.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 describe('schema changes reach records', () => {
   test('a new field gives existing records its default; a destroyed one drops its values', async () => {

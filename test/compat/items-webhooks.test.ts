@@ -2,20 +2,23 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
-import { blockInRequest, buildBlockModel, buildField, buildModel } from '../support/factories.ts';
+import {
+  blockInRequest,
+  buildBlockModel,
+  buildField,
+  buildModel,
+  buildWebhook,
+} from '../support/factories.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
+const server = useTestServer({ webhookAllow: LOOPBACK });
+const client = server.client();
 let receiver: Receiver;
 before(async () => {
   receiver = await startReceiver();
-  server = await startTestServer({ webhookAllow: LOOPBACK });
-  client = server.client();
 });
 after(async () => {
-  await server?.close();
   await receiver?.close();
 });
 
@@ -30,14 +33,9 @@ let hooks = 0;
 async function recordHook(events: Events, overrides: Partial<CreateBody> = {}) {
   hooks += 1;
   const path = `/hook-${hooks}`;
-  const webhook = await client.webhooks.create({
-    name: `Record hook ${hooks}`,
+  const webhook = await buildWebhook(client, {
     url: `${receiver.url}${path}`,
-    custom_payload: null,
-    headers: {},
     events,
-    http_basic_user: null,
-    http_basic_password: null,
     auto_retry: false,
     ...overrides,
   });

@@ -1,31 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { type Client, generateId } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
+import { generateId } from '@datocms/cma-client-node';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { buildField, buildModel, buildRecord } from '../support/factories.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { recordEventCount } from '../support/fixtures.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });
-
-/** How many events the outbox holds for records: a refused write must add none. */
-async function itemEventCount(): Promise<number> {
-  const row = await server.db
-    .selectFrom('events')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('entity_type', '=', 'item')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
 
 describe('records through the official client', () => {
   test('create, find, partial update, destroy', async () => {
@@ -82,7 +66,7 @@ describe('records through the official client', () => {
       validators: { required: {}, length: { max: 5 } },
     });
     await buildField(client, { itemTypeId: model.id, api_key: 'count', field_type: 'integer' });
-    const events = await itemEventCount();
+    const events = await recordEventCount(server.db);
     let error = apiError(
       await client.items.create({ item_type: itemType(model.id), count: 'many' }).catch((e) => e),
     );
@@ -107,7 +91,7 @@ describe('records through the official client', () => {
     );
     const list = await client.items.list({ filter: { type: model.id } });
     assert.equal(list.length, 0, 'a refused write stores nothing');
-    assert.equal(await itemEventCount(), events, 'a refused write emits nothing');
+    assert.equal(await recordEventCount(server.db), events, 'a refused write emits nothing');
   });
 
   test('a stale meta.current_version is refused and changes nothing', async () => {
@@ -344,7 +328,7 @@ describe('records through the official client', () => {
       api_key: 'title',
       validators: { required: {} },
     });
-    const events = await itemEventCount();
+    const events = await recordEventCount(server.db);
     await client.items.validateNew({ item_type: itemType(model.id), title: 'fine' });
     await rejectsWithApiError(
       client.items.validateNew({ item_type: itemType(model.id), title: null }),
@@ -360,7 +344,7 @@ describe('records through the official client', () => {
       { field: 'title', code: 'VALIDATION_REQUIRED' },
     );
     assert.deepEqual(await client.items.find(record.id), record);
-    assert.equal(await itemEventCount(), events + 1, 'only the create emitted an event');
+    assert.equal(await recordEventCount(server.db), events + 1, 'only the create emitted an event');
   });
 
   test('destroying a model removes its records', async () => {

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { loadScope, qualifiedTable } from '../../src/db/environment-scope.ts';
 import {
@@ -25,17 +24,10 @@ import {
   MAX_WORKFLOW_STAGES,
 } from '../../src/domain/limits.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 const long = (length: number) => 'a'.repeat(length);
 const ref = <T extends string>(type: T, id: string) => ({ type, id });

@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
+import { describe, test } from 'node:test';
 import { generateId } from '../../src/domain/ids.ts';
 import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 const ref = (id: string) => ({ type: 'menu_item' as const, id });
 
@@ -346,9 +338,10 @@ describe('menu items through the official client', () => {
     await clearMenu();
   });
 
-  test('reorder runs as a job when async jobs are on', async () => {
-    const asyncServer = await startTestServer({ asyncJobs: true });
-    try {
+  describe('with async jobs on', () => {
+    const asyncServer = useTestServer({ asyncJobs: true });
+
+    test('reorder runs as a job', async () => {
       const asyncClient = asyncServer.client();
       const a = await asyncClient.menuItems.create({ label: 'A' });
       const b = await asyncClient.menuItems.create({ label: 'B' });
@@ -368,8 +361,6 @@ describe('menu items through the official client', () => {
         moved.map((item) => [item.id, item.position]),
         [[a.id, 1]],
       );
-    } finally {
-      await asyncServer.close();
-    }
+    });
   });
 });

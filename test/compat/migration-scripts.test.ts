@@ -5,11 +5,11 @@
 // each script the project is reset to its fresh state, and that state is checked.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { samplesFor } from '../support/field-type-samples.ts';
 import { type ProjectSnapshot, resetProject, snapshotProject } from '../support/project-reset.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 type MigrationScript = {
   /** The migration, as the CLI runs it. */
@@ -23,8 +23,8 @@ const scripts = readdirSync(SCRIPTS_DIR)
   .filter((file) => /^\d{2}-[a-z0-9-]+\.ts$/.test(file))
   .sort();
 
-let server: TestServer;
-let client: Client;
+const server = useTestServer();
+const client = server.client();
 let fresh: ProjectSnapshot;
 /** `field_type editor` and `field_type validator` pairs the scripts left in a schema. */
 const covered = new Set<string>();
@@ -40,12 +40,7 @@ async function recordCoverage(): Promise<void> {
 }
 
 before(async () => {
-  server = await startTestServer();
-  client = server.client();
   fresh = await snapshotProject(client);
-});
-after(async () => {
-  await server?.close();
 });
 
 describe('compatibility corpus: migration scripts', () => {

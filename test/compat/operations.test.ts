@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(() => server.close());
+const server = useTestServer();
 
 /** A probe as an orchestrator sends it: no token, no API headers. */
 async function probe(path: string): Promise<{ status: number; type: string; body: string }> {

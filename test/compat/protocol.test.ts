@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { apiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.ts';
+import { ADMIN_TOKEN, useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 type Response = { status: number; headers: Headers; body: unknown };
 
@@ -278,13 +272,7 @@ describe('permissions', () => {
 });
 
 describe('asynchronous jobs', () => {
-  let asyncServer: TestServer;
-  before(async () => {
-    asyncServer = await startTestServer({ asyncJobs: true });
-  });
-  after(async () => {
-    await asyncServer?.close();
-  });
+  const asyncServer = useTestServer({ asyncJobs: true });
 
   test('an async endpoint answers 202 + job, and the client resolves it via /job-results', async () => {
     const client = asyncServer.client();

@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { buildClient } from '@datocms/cma-client-node';
 import { startServer } from '../../src/server.ts';
 import { TEST_ENGINE } from '../support/databases.ts';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/server.ts';
+import { ADMIN_TOKEN, useTestServer } from '../support/server.ts';
 
 const LIMIT = { limit: 5, windowSeconds: 2 };
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer({ rateLimit: LIMIT });
-});
-after(() => server.close());
+const server = useTestServer({ rateLimit: LIMIT });
 
 /** Waits for the start of a fresh window, so a test's count starts from zero. */
 async function nextWindow(): Promise<void> {

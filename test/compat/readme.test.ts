@@ -2,16 +2,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { test } from 'node:test';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 test('the README client example runs against Fieldhouse', async () => {
   const readme = readFileSync('README.md', 'utf8');

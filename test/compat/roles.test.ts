@@ -1,20 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { ROLE_FLAGS } from '../../src/domain/auth/role-attributes.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let admin: Client;
-before(async () => {
-  server = await startTestServer();
-  admin = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const admin = server.client();
 
 const ref = (id: string) => ({ type: 'role' as const, id });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { RouteOptions } from 'fastify';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -11,7 +11,7 @@ import type { ItemAction } from '../../src/domain/items/access.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
 import { itemPermission, tokenWithFlags, tokenWithRole } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // One table-driven walk over every registered route: a new route is covered the moment
 // it is registered, and a write route registered without a permission fails here.
@@ -95,13 +95,7 @@ const reads = routes.filter((route) => route.method === 'GET');
 const guarded = routes.filter((route) => route.permission !== undefined);
 const recordRoutes = routes.filter((route) => route.itemAction !== undefined);
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** A well-formed request to the route: ids that look real, a document of the route's type. */
 async function call(route: Route, token: string, environment?: string) {

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // Leak test: everything environment-scoped changed in a sandbox stays in the sandbox,
 // and the other way round; a fork keeps every id.
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** Everything environment-scoped the client can list, as comparable JSON. */
 async function snapshot(client: Client) {

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { insertField } from '../support/fixtures.ts';
 import { tokenWithFlags } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 async function defaultValueOf(id: string): Promise<unknown> {
   const row = await (await loadScope(server.db)).db
@@ -229,18 +223,15 @@ describe('site through the official client', () => {
 });
 
 describe('site update as a job', () => {
+  const jobs = useTestServer({ asyncJobs: true });
+
   test('with async jobs on, the client follows the job to the updated site', async () => {
-    const jobs = await startTestServer({ asyncJobs: true });
-    try {
-      const raw = await jobs.request('PUT', '/site', {
-        data: { type: 'site', attributes: { name: 'Queued' } },
-      });
-      assert.equal(raw.status, 202);
-      assert.equal((raw.body as { data: { type: string } }).data.type, 'job');
-      const site = await jobs.client().site.update({ name: 'Through a job' });
-      assert.equal(site.name, 'Through a job');
-    } finally {
-      await jobs.close();
-    }
+    const raw = await jobs.request('PUT', '/site', {
+      data: { type: 'site', attributes: { name: 'Queued' } },
+    });
+    assert.equal(raw.status, 202);
+    assert.equal((raw.body as { data: { type: string } }).data.type, 'job');
+    const site = await jobs.client().site.update({ name: 'Through a job' });
+    assert.equal(site.name, 'Through a job');
   });
 });

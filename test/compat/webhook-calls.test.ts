@@ -1,35 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import type { WebhookCallStatus } from '../../src/db/schema.ts';
 import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
+import { buildWebhook } from '../support/factories.ts';
 import { tokenWithFlags } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
-
-let counter = 0;
-async function createWebhook(events: Parameters<Client['webhooks']['create']>[0]['events'] = []) {
-  counter += 1;
-  return client.webhooks.create({
-    name: `Log ${counter}`,
-    // Never reachable: a delivery worker, if one runs, cannot succeed.
-    url: 'https://receiver.invalid/hook',
-    custom_payload: null,
-    headers: {},
-    events,
-    http_basic_user: null,
-    http_basic_password: null,
-  });
-}
+const server = useTestServer();
+const client = server.client();
 
 type CallValues = {
   entityType?: string;
@@ -101,7 +80,9 @@ describe('webhook calls through the official client', () => {
   });
 
   test('calls written by a model change are listed and found, with their webhook', async () => {
-    const webhook = await createWebhook([{ entity_type: 'item_type', event_types: ['create'] }]);
+    const webhook = await buildWebhook(client, {
+      events: [{ entity_type: 'item_type', event_types: ['create'] }],
+    });
     await client.itemTypes.create({ name: 'Post', api_key: 'post' });
     await client.itemTypes.create({ name: 'Tag', api_key: 'tag' });
 
@@ -164,7 +145,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('paginated: 30 by default, at most 500, with the total count', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     for (let i = 0; i < 35; i += 1) await insertCall(webhook.id);
     const filter = { fields: { webhook_id: { eq: webhook.id } } };
 
@@ -212,8 +193,8 @@ describe('webhook calls through the official client', () => {
   });
 
   test('filters by ids, webhook, entity and event type, and status', async () => {
-    const webhook = await createWebhook();
-    const other = await createWebhook();
+    const webhook = await buildWebhook(client);
+    const other = await buildWebhook(client);
     const created = await insertCall(webhook.id, { eventType: 'create' });
     const updated = await insertCall(webhook.id, { eventType: 'update', status: 'failed' });
     const published = await insertCall(webhook.id, {
@@ -265,7 +246,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('filters by time ranges', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const mine = { webhook_id: { eq: webhook.id } };
     const early = await insertCall(webhook.id, {
       createdAt: '2024-01-01T00:00:00Z',
@@ -343,8 +324,8 @@ describe('webhook calls through the official client', () => {
   });
 
   test('every order_by, with calls not yet sent or not rescheduled last', async () => {
-    const first = await createWebhook();
-    const second = await createWebhook();
+    const first = await buildWebhook(client);
+    const second = await buildWebhook(client);
     const a = await insertCall(first.id, {
       createdAt: '2024-01-01T00:00:00Z',
       lastSentAt: '2024-01-03T00:00:00Z',
@@ -375,7 +356,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('Authorization headers are masked in the log', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id, {
       requestHeaders: { Authorization: 'Basic dXNlcjpzZWNyZXQ=', 'X-Custom': 'visible' },
       responseHeaders: { authorization: 'token-without-scheme', 'content-type': 'text/plain' },
@@ -394,7 +375,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('resend makes the call due again as a manual resend', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id, { status: 'failed', nextRetryAt: null });
 
     const response = await server.request('POST', `/webhook_calls/${id}/resend_webhook`);
@@ -423,7 +404,7 @@ describe('webhook calls through the official client', () => {
     for (const id of ['987654', 'abc']) {
       await rejectsWithApiError(client.webhookCalls.resendWebhook(id), 'NOT_FOUND');
     }
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id);
     await client.webhooks.destroy(webhook.id);
     await rejectsWithApiError(client.webhookCalls.resendWebhook(id), 'NOT_FOUND');
@@ -431,7 +412,7 @@ describe('webhook calls through the official client', () => {
   });
 
   test('list, find and resend need can_manage_webhooks', async () => {
-    const webhook = await createWebhook();
+    const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id);
     const limited = server.client({
       apiToken: await tokenWithFlags(server.db, ['can_edit_schema']),

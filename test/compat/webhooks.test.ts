@@ -1,38 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { apiError, errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
+import { webhookBody } from '../support/factories.ts';
 import { tokenWithFlags } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-let client: Client;
-before(async () => {
-  server = await startTestServer();
-  client = server.client();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
+const client = server.client();
 
 type CreateBody = Parameters<Client['webhooks']['create']>[0];
-
-let counter = 0;
-/** The keys the spec marks required, with a name no other test uses. */
-function hook(overrides: Partial<CreateBody> = {}): CreateBody {
-  counter += 1;
-  return {
-    name: `Hook ${counter}`,
-    url: 'https://example.com/hook',
-    custom_payload: null,
-    headers: {},
-    events: [],
-    http_basic_user: null,
-    http_basic_password: null,
-    ...overrides,
-  };
-}
 
 const ATTRIBUTE_NAMES = [
   'auto_retry',
@@ -103,7 +81,7 @@ describe('webhooks through the official client', () => {
 
   test('create answers 201 and fills the optional attributes with their defaults', async () => {
     const response = await server.request('POST', '/webhooks', {
-      data: { type: 'webhook', attributes: hook({ name: 'Defaults' }) },
+      data: { type: 'webhook', attributes: webhookBody({ name: 'Defaults' }) },
     });
     assert.equal(response.status, 201);
     const { attributes } = (response.body as { data: { attributes: Record<string, unknown> } })
@@ -116,8 +94,8 @@ describe('webhooks through the official client', () => {
   });
 
   test('list returns every webhook in creation order', async () => {
-    const first = await client.webhooks.create(hook());
-    const second = await client.webhooks.create(hook());
+    const first = await client.webhooks.create(webhookBody());
+    const second = await client.webhooks.create(webhookBody());
     const ids = (await client.webhooks.list()).map((webhook) => webhook.id);
     assert.ok(ids.indexOf(first.id) < ids.indexOf(second.id));
     assert.deepEqual(
@@ -128,7 +106,7 @@ describe('webhooks through the official client', () => {
 
   test('an empty update changes nothing; a partial one changes only what it names', async () => {
     const created = await client.webhooks.create(
-      hook({
+      webhookBody({
         custom_payload: '{{event_type}}',
         headers: { 'X-One': '1' },
         events: [{ entity_type: 'item_type', event_types: ['create'] }],
@@ -178,7 +156,7 @@ describe('webhooks through the official client', () => {
 
   test('the legacy single `filter` is accepted and always emitted as `filters`', async () => {
     const created = await client.webhooks.create(
-      hook({
+      webhookBody({
         events: [
           {
             entity_type: 'item_type',
@@ -222,7 +200,7 @@ describe('webhooks through the official client', () => {
       { entity_type: 'sso_user', event_types: ['create'] },
       { entity_type: 'cda_cache_tags', event_types: ['invalidate'] },
     ];
-    const created = await client.webhooks.create(hook({ events }));
+    const created = await client.webhooks.create(webhookBody({ events }));
     assert.deepEqual(
       created.events,
       events.map((event) => ({ ...event, filters: event.filters ?? null })),
@@ -230,14 +208,18 @@ describe('webhooks through the official client', () => {
   });
 
   test('name is required and unique', async () => {
-    await rejectsField(client.webhooks.create(hook({ name: '  ' })), 'name', 'VALIDATION_REQUIRED');
-    const taken = await client.webhooks.create(hook());
     await rejectsField(
-      client.webhooks.create(hook({ name: taken.name })),
+      client.webhooks.create(webhookBody({ name: '  ' })),
+      'name',
+      'VALIDATION_REQUIRED',
+    );
+    const taken = await client.webhooks.create(webhookBody());
+    await rejectsField(
+      client.webhooks.create(webhookBody({ name: taken.name })),
       'name',
       'VALIDATION_UNIQUENESS',
     );
-    const other = await client.webhooks.create(hook());
+    const other = await client.webhooks.create(webhookBody());
     await rejectsField(
       client.webhooks.update(other.id, { name: taken.name }),
       'name',
@@ -249,7 +231,7 @@ describe('webhooks through the official client', () => {
 
   test('10 concurrent creates with one name give one webhook and 9 uniqueness errors', async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, () => client.webhooks.create(hook({ name: 'Racer' }))),
+      Array.from({ length: 10 }, () => client.webhooks.create(webhookBody({ name: 'Racer' }))),
     );
     assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1);
     for (const result of results) {
@@ -276,11 +258,15 @@ describe('webhooks through the official client', () => {
       'javascript:alert(1)',
       'https://example.com/{{#unclosed}}',
     ]) {
-      await rejectsField(client.webhooks.create(hook({ url })), 'url', 'VALIDATION_FORMAT');
+      await rejectsField(client.webhooks.create(webhookBody({ url })), 'url', 'VALIDATION_FORMAT');
     }
-    await rejectsField(client.webhooks.create(hook({ url: '' })), 'url', 'VALIDATION_REQUIRED');
+    await rejectsField(
+      client.webhooks.create(webhookBody({ url: '' })),
+      'url',
+      'VALIDATION_REQUIRED',
+    );
     const templated = await client.webhooks.create(
-      hook({ url: 'http://example.com/{{entity_type}}/{{#entity}}{{id}}{{/entity}}' }),
+      webhookBody({ url: 'http://example.com/{{entity_type}}/{{#entity}}{{id}}{{/entity}}' }),
     );
     assert.equal(templated.url, 'http://example.com/{{entity_type}}/{{#entity}}{{id}}{{/entity}}');
   });
@@ -288,13 +274,13 @@ describe('webhooks through the official client', () => {
   test('custom_payload must be a valid Mustache template', async () => {
     for (const custom_payload of ['{{#entity}}{{id}}', '{"a": "{{event_type"}', '{{/x}}']) {
       await rejectsField(
-        client.webhooks.create(hook({ custom_payload })),
+        client.webhooks.create(webhookBody({ custom_payload })),
         'custom_payload',
         'VALIDATION_INVALID',
       );
     }
     const created = await client.webhooks.create(
-      hook({ custom_payload: '{"message": "{{event_type}} on {{entity_type}}!"}' }),
+      webhookBody({ custom_payload: '{"message": "{{event_type}} on {{entity_type}}!"}' }),
     );
     await rejectsField(
       client.webhooks.update(created.id, { custom_payload: '{{^a}}' }),
@@ -319,13 +305,13 @@ describe('webhooks through the official client', () => {
       { 'X-Twice': 'a', 'x-twice': 'b' },
     ]) {
       await rejectsField(
-        client.webhooks.create(hook({ headers: headers as never })),
+        client.webhooks.create(webhookBody({ headers: headers as never })),
         'headers',
         'VALIDATION_INVALID',
       );
     }
     const created = await client.webhooks.create(
-      hook({ headers: { "X-Token_1.2!#$%&'*+^`|~": 'value with spaces: ok' } }),
+      webhookBody({ headers: { "X-Token_1.2!#$%&'*+^`|~": 'value with spaces: ok' } }),
     );
     assert.deepEqual(created.headers, { "X-Token_1.2!#$%&'*+^`|~": 'value with spaces: ok' });
   });
@@ -374,24 +360,24 @@ describe('webhooks through the official client', () => {
     ];
     for (const event of invalid) {
       await rejectsField(
-        client.webhooks.create(hook({ events: [event as never] })),
+        client.webhooks.create(webhookBody({ events: [event as never] })),
         'events',
         'VALIDATION_INVALID',
       );
     }
-    const created = await client.webhooks.create(hook());
+    const created = await client.webhooks.create(webhookBody());
     assert.deepEqual(created.events, [], 'an empty events list is allowed');
   });
 
   test('http_basic_user cannot contain a colon; payload_api_version is 1, 2 or 3', async () => {
     await rejectsField(
-      client.webhooks.create(hook({ http_basic_user: 'a:b', http_basic_password: 'p' })),
+      client.webhooks.create(webhookBody({ http_basic_user: 'a:b', http_basic_password: 'p' })),
       'http_basic_user',
       'VALIDATION_FORMAT',
     );
     for (const version of ['4', '', 'v3']) {
       await rejectsField(
-        client.webhooks.create(hook({ payload_api_version: version })),
+        client.webhooks.create(webhookBody({ payload_api_version: version })),
         'payload_api_version',
         'VALIDATION_INCLUSION',
       );
@@ -401,7 +387,7 @@ describe('webhooks through the official client', () => {
   test('several invalid attributes are reported together and nothing is written', async () => {
     const before = (await client.webhooks.list()).length;
     await assert.rejects(
-      client.webhooks.create(hook({ name: '', url: 'nope', payload_api_version: '9' })),
+      client.webhooks.create(webhookBody({ name: '', url: 'nope', payload_api_version: '9' })),
       (error) => {
         const fields = apiError(error).errors.map((e) => e.attributes.details.field);
         assert.deepEqual(fields, ['name', 'url', 'payload_api_version']);
@@ -412,40 +398,40 @@ describe('webhooks through the official client', () => {
   });
 
   test('malformed documents are INVALID_FORMAT or INVALID_TYPE', async () => {
-    const { name: _name, ...withoutName } = hook();
+    const { name: _name, ...withoutName } = webhookBody();
     const missing = await server.request('POST', '/webhooks', {
       data: { type: 'webhook', attributes: withoutName },
     });
     assert.equal(missing.status, 422);
     assert.deepEqual(errorCodesOf(missing.body), ['INVALID_FORMAT']);
 
-    const { http_basic_password: _password, ...withoutPassword } = hook();
+    const { http_basic_password: _password, ...withoutPassword } = webhookBody();
     const missingNullable = await server.request('POST', '/webhooks', {
       data: { type: 'webhook', attributes: withoutPassword },
     });
     assert.deepEqual(errorCodesOf(missingNullable.body), ['INVALID_FORMAT']);
 
     const withId = await server.request('POST', '/webhooks', {
-      data: { type: 'webhook', id: '12', attributes: hook() },
+      data: { type: 'webhook', id: '12', attributes: webhookBody() },
     });
     assert.equal(withId.status, 422);
     assert.deepEqual(errorCodesOf(withId.body), ['INVALID_FORMAT']);
 
     const unknown = await server.request('POST', '/webhooks', {
-      data: { type: 'webhook', attributes: { ...hook(), signing_secret: 'x' } },
+      data: { type: 'webhook', attributes: { ...webhookBody(), signing_secret: 'x' } },
     });
     assert.deepEqual(errorCodesOf(unknown.body), ['INVALID_FORMAT']);
 
     const wrongType = await server.request('POST', '/webhooks', {
-      data: { type: 'item_type', attributes: hook() },
+      data: { type: 'item_type', attributes: webhookBody() },
     });
     assert.deepEqual(errorCodesOf(wrongType.body), ['INVALID_TYPE']);
 
     await rejectsWithApiError(
-      client.webhooks.create(hook({ enabled: 'yes' as never })),
+      client.webhooks.create(webhookBody({ enabled: 'yes' as never })),
       'INVALID_FORMAT',
     );
-    const created = await client.webhooks.create(hook());
+    const created = await client.webhooks.create(webhookBody());
     await rejectsWithApiError(
       client.webhooks.update(created.id, { auto_retry: null as never }),
       'INVALID_FORMAT',
@@ -461,14 +447,14 @@ describe('webhooks through the official client', () => {
   });
 
   test('every endpoint needs can_manage_webhooks', async () => {
-    const created = await client.webhooks.create(hook());
+    const created = await client.webhooks.create(webhookBody());
     const schemaOnly = server.client({
       apiToken: await tokenWithFlags(server.db, ['can_edit_schema']),
     });
     const calls: (() => Promise<unknown>)[] = [
       () => schemaOnly.webhooks.list(),
       () => schemaOnly.webhooks.find(created.id),
-      () => schemaOnly.webhooks.create(hook()),
+      () => schemaOnly.webhooks.create(webhookBody()),
       () => schemaOnly.webhooks.update(created.id, { name: 'x' }),
       () => schemaOnly.webhooks.destroy(created.id),
     ];
@@ -492,7 +478,7 @@ describe('signing secrets (Fieldhouse extension)', () => {
   }
 
   test('POST creates and rotates a secret, shown once; the webhook never shows it', async () => {
-    const created = await client.webhooks.create(hook());
+    const created = await client.webhooks.create(webhookBody());
     assert.equal(await storedSecret(created.id), null, 'signing is off by default');
 
     const first = await server.request('POST', `/webhooks/${created.id}/signing_secret`);
@@ -530,7 +516,7 @@ describe('signing secrets (Fieldhouse extension)', () => {
   });
 
   test('DELETE turns signing off', async () => {
-    const created = await client.webhooks.create(hook());
+    const created = await client.webhooks.create(webhookBody());
     await server.request('POST', `/webhooks/${created.id}/signing_secret`);
     const removed = await server.request('DELETE', `/webhooks/${created.id}/signing_secret`);
     assert.equal(removed.status, 204);
@@ -546,7 +532,7 @@ describe('signing secrets (Fieldhouse extension)', () => {
       assert.equal(response.status, 404);
       assert.deepEqual(errorCodesOf(response.body), ['NOT_FOUND']);
     }
-    const created = await client.webhooks.create(hook());
+    const created = await client.webhooks.create(webhookBody());
     const token = await tokenWithFlags(server.db, ['can_edit_schema']);
     const denied = await server.request(
       'POST',

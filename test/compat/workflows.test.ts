@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { generateId } from '../../src/domain/ids.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { tokenWithFlags } from '../support/limited-token.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** Asserts the call fails with this error code and details. */
 

@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { buildClient, type Client } from '@datocms/cma-client-node';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { type Db, openDatabase } from '../../src/db/client.ts';
+import { authCacheOf, schemaCacheOf } from '../../src/domain/schema-cache/caches.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
-import { createTestDatabase } from '../support/databases.ts';
+import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
 import { buildField, buildModel } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
+import { startTestServer } from '../support/server.ts';
 
 const ADMIN_TOKEN = 'cache-coherence-admin-token-01';
 
@@ -91,4 +96,184 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
   assert.equal((await renewed.itemTypes.list()).length, 1);
   await writer.accessTokens.destroy(tokenId);
   await rejectsWithApiError(renewed.itemTypes.list(), 'INVALID_AUTHORIZATION_HEADER');
+
+  // A model renamed, and a record read through its model's fields.
+  const record = await writer.items.create({
+    item_type: { type: 'item_type', id: model.id },
+    title: 'Hello',
+  });
+  assert.equal((await reader.items.find(record.id)).title, 'Hello');
+  await writer.itemTypes.update(model.id, { api_key: 'post', name: 'Post' });
+  await rejectsWithApiError(reader.itemTypes.find('article'), 'NOT_FOUND');
+  assert.equal((await reader.itemTypes.find('post')).name, 'Post');
+  await writer.fields.update(field.id, { api_key: 'headline' });
+  const reread = await reader.items.find(record.id);
+  assert.equal(reread.headline, 'Hello');
+  assert.equal(reread.title, undefined);
+
+  if (database.engine !== 'postgres') return;
+  // Raw SQL from a third connection, bypassing every process: the triggers move the version.
+  await withDatabase(database.url, async (sqlClient) => {
+    await sqlClient.query('UPDATE env_1.fields SET hint = $1 WHERE id = $2', ['raw', field.id]);
+    assert.equal((await reader.fields.find(field.id)).hint, 'raw');
+    await sqlClient.query('UPDATE env_1.item_types SET name = $1 WHERE id = $2', ['Raw', model.id]);
+    assert.equal((await reader.itemTypes.find(model.id)).name, 'Raw');
+    await sqlClient.query("UPDATE env_1.fields SET api_key = 'raw_key' WHERE id = $1", [field.id]);
+    assert.equal((await reader.items.find(record.id)).raw_key, 'Hello');
+    const admin = await reader.itemTypes.list();
+    await sqlClient.query(
+      "UPDATE access_tokens SET can_access_cma = false WHERE hardcoded_type = 'admin'",
+    );
+    assert.equal(admin.length, 1);
+    await rejectsWithApiError(reader.itemTypes.list(), 'INVALID_AUTHORIZATION_HEADER');
+  });
 });
+
+async function withDatabase(url: string, fn: (client: pg.Client) => Promise<void>) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Where the server's primary environment's schema version stands. */
+async function schemaVersion(db: Db, environmentId = 'main'): Promise<string> {
+  const row = await db
+    .selectFrom('environments')
+    .select('schema_version')
+    .where('id', '=', environmentId)
+    .executeTakeFirstOrThrow();
+  return row.schema_version;
+}
+
+test('raw SQL through the server database handle is seen by the next request; a rollback changes nothing', async () => {
+  const server = await startTestServer();
+  cleanups.push(() => server.close());
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'note' });
+  const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const record = await client.items.create({
+    item_type: { type: 'item_type', id: model.id },
+    title: 'Hi',
+  });
+  const { token, tokenId } = await createApiToken(client, {
+    can_edit_schema: true,
+    environments_access: 'all',
+  });
+  const limited = server.client({ apiToken: token });
+  await limited.itemTypes.update(model.id, { hint: 'allowed' });
+  assert.equal((await client.fields.find(field.id)).hint, null);
+  assert.equal((await client.items.find(record.id)).title, 'Hi');
+
+  // A rolled-back change: its triggers ran, but neither the version nor the rows moved.
+  const before = await schemaVersion(server.db);
+  const cached = schemaCacheOf(server.db).size(1);
+  assert.ok(cached > 0);
+  await assert.rejects(
+    server.db.transaction().execute(async (trx) => {
+      await sql`UPDATE env_1.fields SET hint = 'rolled back' WHERE id = ${field.id}`.execute(trx);
+      await sql`UPDATE access_tokens SET can_access_cma = false WHERE id = ${tokenId}`.execute(trx);
+      throw new Error('roll back');
+    }),
+    /roll back/,
+  );
+  assert.equal(await schemaVersion(server.db), before);
+  assert.equal(schemaCacheOf(server.db).size(1), cached);
+  if (server.config.databaseUrl === null) assert.ok((authCacheOf(server.db)?.size ?? 0) > 0);
+  assert.equal((await client.fields.find(field.id)).hint, null);
+  assert.equal((await limited.itemTypes.find(model.id)).hint, 'allowed');
+
+  // Committed raw changes: each is seen by the very next request.
+  await sql`UPDATE env_1.fields SET hint = 'raw' WHERE id = ${field.id}`.execute(server.db);
+  assert.notEqual(await schemaVersion(server.db), before);
+  assert.equal((await client.fields.find(field.id)).hint, 'raw');
+  assert.equal((await client.fields.find('note::title')).hint, 'raw');
+  await sql`UPDATE env_1.item_types SET name = 'Raw name' WHERE id = ${model.id}`.execute(
+    server.db,
+  );
+  assert.equal((await client.itemTypes.find('note')).name, 'Raw name');
+  assert.equal((await client.itemTypes.list()).find((m) => m.id === model.id)?.name, 'Raw name');
+  await sql`UPDATE env_1.fields SET api_key = 'headline' WHERE id = ${field.id}`.execute(server.db);
+  assert.equal((await client.items.find(record.id)).headline, 'Hi');
+  assert.deepEqual(
+    (await client.fields.list(model.id)).map((f) => f.api_key),
+    ['headline'],
+  );
+  await sql`UPDATE roles SET attributes = attributes || '{"can_edit_schema": false}'
+    WHERE id = (SELECT role_id FROM access_tokens WHERE id = ${tokenId})`.execute(server.db);
+  await rejectsWithApiError(
+    limited.itemTypes.update(model.id, { hint: 'refused' }),
+    'INSUFFICIENT_PERMISSIONS',
+  );
+  await sql`DELETE FROM access_tokens WHERE id = ${tokenId}`.execute(server.db);
+  await rejectsWithApiError(limited.itemTypes.list(), 'INVALID_AUTHORIZATION_HEADER');
+});
+
+test('a destroyed, renamed or promoted environment is never answered from what was cached', async () => {
+  const server = await startTestServer();
+  cleanups.push(() => server.close());
+  const admin = server.client();
+  const model = await buildModel(admin, { api_key: 'page', hint: 'in main' });
+  await admin.environments.fork('main', { id: 'side' });
+  const side = server.client({ environment: 'side' });
+  assert.equal((await side.itemTypes.find('page')).hint, 'in main');
+  await side.itemTypes.update(model.id, { hint: 'in side' });
+  assert.equal((await side.itemTypes.find('page')).hint, 'in side');
+  assert.equal((await admin.itemTypes.find('page')).hint, 'in main');
+
+  await admin.environments.rename('side', { id: 'renamed' });
+  await rejectsWithApiError(side.itemTypes.find('page'), 'INVALID_ENVIRONMENT');
+  const renamed = server.client({ environment: 'renamed' });
+  assert.equal((await renamed.itemTypes.find('page')).hint, 'in side');
+
+  await admin.environments.promote('renamed');
+  assert.equal((await admin.itemTypes.find('page')).hint, 'in side');
+  const old = server.client({ environment: 'main' });
+  assert.equal((await old.itemTypes.find('page')).hint, 'in main');
+
+  await admin.environments.destroy('main');
+  await rejectsWithApiError(old.itemTypes.find('page'), 'INVALID_ENVIRONMENT');
+  await rejectsWithApiError(old.fields.list(model.id), 'INVALID_ENVIRONMENT');
+});
+
+// PostgreSQL processes read the version with every request instead of listening.
+if (TEST_ENGINE === 'embedded') {
+  test('embedded: a NOTIFY reaches the process before the committing statement returns, and only at commit', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    assert.equal(database.engine, 'embedded');
+    const handle = await openDatabase({
+      databaseUrl: null,
+      dataDir: database.dataDir,
+      dbPoolSize: 1,
+    });
+    cleanups.push(() => handle.close());
+    const payloads: string[] = [];
+    await handle.listenInProcess?.('fieldhouse_cache', (payload) => payloads.push(payload));
+    const { db } = handle;
+
+    await sql`UPDATE env_1.site_settings SET timezone = timezone`.execute(db);
+    assert.deepEqual(payloads, ['env_1']);
+
+    await db.transaction().execute(async (trx) => {
+      await sql`UPDATE roles SET name = name`.execute(trx);
+      await sql`UPDATE env_1.item_types SET hint = hint`.execute(trx);
+      assert.deepEqual(payloads, ['env_1'], 'nothing is announced before the commit');
+    });
+    assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
+
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await sql`UPDATE access_tokens SET can_access_cma = can_access_cma`.execute(trx);
+        throw new Error('roll back');
+      }),
+    );
+    // A token's last-use stamp and an environment's last-change stamp announce nothing.
+    await sql`UPDATE access_tokens SET last_cma_access_at = now()`.execute(db);
+    await sql`UPDATE environments SET last_data_change_at = now()`.execute(db);
+    assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
+  });
+}

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Client } from '@datocms/cma-client-node';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 const run = promisify(execFile);
 const DATOCMS = join(process.cwd(), 'node_modules', '.bin', 'datocms');
 
-let server: TestServer;
+const server = useTestServer();
 let workDir: string;
 
 /**
@@ -37,7 +37,7 @@ async function environments(): Promise<{ id: string; primary: boolean }[]> {
 }
 
 before(async () => {
-  server = await startTestServer();
+  await server.ready();
   workDir = mkdtempSync(join(tmpdir(), 'fieldhouse-datocms-env-'));
   writeFileSync(
     join(workDir, 'datocms.config.json'),
@@ -47,7 +47,6 @@ before(async () => {
 });
 
 after(async () => {
-  await server.close();
   rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 const run = promisify(execFile);
 const DATOCMS = join(process.cwd(), 'node_modules', '.bin', 'datocms');
 
-let server: TestServer;
+const server = useTestServer();
 let workDir: string;
 
 /** Runs the official `datocms` command line against the test server, as a CI pipeline would. */
@@ -25,7 +25,6 @@ async function datocms(...args: string[]): Promise<string> {
 }
 
 before(async () => {
-  server = await startTestServer();
   workDir = mkdtempSync(join(tmpdir(), 'fieldhouse-datocms-cli-'));
   const client = server.client();
   const post = await client.itemTypes.create({ name: 'Blog post', api_key: 'blog_post' });
@@ -34,7 +33,6 @@ before(async () => {
 });
 
 after(async () => {
-  await server.close();
   rmSync(workDir, { recursive: true, force: true });
 });
 

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { analyzeChangedTables } from '../../src/db/embedded-analyze.ts';
 import { loadScope, qualifiedTable } from '../../src/db/environment-scope.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** The primary environment's `items` table as analyzeChangedTables names it. */
 async function itemsTable(): Promise<{ schema: string; name: string }> {

@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { sql } from 'kysely';
 import { ENVIRONMENT_TABLES } from '../../src/db/environment-scope.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // Environment tables live only in environment schemas, and only the scope module (and
 // the DDL that creates them) may name them in raw SQL: everything else goes through
 // scoped Kysely handles, which qualify every table with the environment's schema.
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 test('no environment table exists in the public schema', async () => {
   const { rows } = await sql<{ table_name: string }>`

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { ENVIRONMENT_TABLES } from '../../src/db/environment-scope.ts';
+import { buildWebhook } from '../support/factories.ts';
 import { type HostileRequest, hostileRequest, type Route } from '../support/hostile-requests.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
 // Issue 13, item 4: hostile requests to every registered route. Whatever comes in, the
 // answer is never a 5xx, every error is an api_error document, and a refused request
@@ -16,12 +17,12 @@ const SEED = Number(process.env.FIELDHOUSE_FUZZ_SEED ?? 13_004);
 // Bounded for CI: about a minute per engine on a loaded 2-core machine.
 const RUNS = Number(process.env.FIELDHOUSE_FUZZ_RUNS ?? 1200);
 
-let server: TestServer;
+const server = useTestServer();
+
 /** Seeded resources' ids by the first segment of the paths that address them. */
 const seeded: Record<string, string[]> = {};
 
 before(async () => {
-  server = await startTestServer();
   const client = server.client();
   const itemType = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
   const fieldset = await client.fieldsets.create(itemType.id, { title: 'Main' });
@@ -40,15 +41,7 @@ before(async () => {
     can_access_cma: true,
     role: { type: 'role', id: role.id },
   });
-  const webhook = await client.webhooks.create({
-    name: 'Fuzzed',
-    url: 'https://example.com/hook',
-    headers: {},
-    events: [],
-    custom_payload: null,
-    http_basic_user: null,
-    http_basic_password: null,
-  });
+  const webhook = await buildWebhook(client, { name: 'Fuzzed' });
   const workflow = await client.workflows.create({
     name: 'Fuzzed',
     api_key: 'fuzzed',
@@ -66,9 +59,6 @@ before(async () => {
     workflows: [workflow.id],
     environments: ['main'],
   });
-});
-after(async () => {
-  await server?.close();
 });
 
 type Answer = { status: number; contentType: string; text: string };

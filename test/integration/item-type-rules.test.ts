@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { insertField } from '../support/fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { useTestServer } from '../support/server.ts';
 
-let server: TestServer;
-before(async () => {
-  server = await startTestServer();
-});
-after(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 const fieldRef = (id: string) => ({ type: 'field' as const, id });
 

@@ -11,6 +11,7 @@ import {
   withAdminClient,
 } from '../support/databases.ts';
 import { eventually } from '../support/delivery-fixtures.ts';
+import { buildWebhook } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 import { startReceiver } from '../support/receiver.ts';
 
@@ -120,14 +121,9 @@ if (TEST_ENGINE === 'embedded') {
 
       const clients = [clientOf(api1 ?? ''), clientOf(api2 ?? '')] as const;
       const via = (i: number) => clients[i % 2] as Client;
-      const webhook = await clients[0].webhooks.create({
-        name: 'Every model change',
+      const webhook = await buildWebhook(clients[0], {
         url: `${receiver.url}/hook`,
-        custom_payload: null,
-        headers: {},
         events: [{ entity_type: 'item_type', event_types: ['create', 'update', 'delete'] }],
-        http_basic_user: null,
-        http_basic_password: null,
       });
       assert.equal((await clients[1].webhooks.find(webhook.id)).url, `${receiver.url}/hook`);
 

@@ -16,35 +16,15 @@ import { emitEvent } from '../../src/events/outbox.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { eventually } from '../support/delivery-fixtures.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { webhookBody } from '../support/factories.ts';
+import { useTestServer } from '../support/server.ts';
 
 type Events = Parameters<Client['webhooks']['create']>[0]['events'];
 const ALL_MODEL_EVENTS: Events[number]['event_types'] = ['create', 'update', 'delete'];
 
-function webhookInput(name: string, events: Events, enabled = true) {
-  return {
-    name,
-    // Never reachable: a delivery worker, if one runs, cannot succeed.
-    url: 'https://receiver.invalid/hook',
-    custom_payload: null,
-    headers: {},
-    events,
-    http_basic_user: null,
-    http_basic_password: null,
-    enabled,
-  };
-}
-
 describe('model changes fan out to matching enabled webhooks', () => {
-  let server: TestServer;
-  let client: Client;
-  before(async () => {
-    server = await startTestServer();
-    client = server.client();
-  });
-  after(async () => {
-    await server?.close();
-  });
+  const server = useTestServer();
+  const client = server.client();
 
   /** `event_type:api_key` of every call a webhook got, in event order. */
   async function callsOf(webhookId: string): Promise<string[]> {
@@ -72,7 +52,7 @@ describe('model changes fan out to matching enabled webhooks', () => {
 
   test('events, entity types, filters and the enabled flag decide who gets a call', async () => {
     const make = (name: string, events: Events, enabled = true) =>
-      client.webhooks.create(webhookInput(name, events, enabled));
+      client.webhooks.create(webhookBody({ name, events, enabled }));
     const model = (filters: Events[number]['filters']): Events => [
       { entity_type: 'item_type', event_types: ALL_MODEL_EVENTS, filters },
     ];
@@ -157,7 +137,10 @@ describe('model changes fan out to matching enabled webhooks', () => {
 
   test('each call is a pending job for one event and one webhook', async () => {
     const webhook = await client.webhooks.create(
-      webhookInput('jobs', [{ entity_type: 'item_type', event_types: ['create'] }]),
+      webhookBody({
+        name: 'jobs',
+        events: [{ entity_type: 'item_type', event_types: ['create'] }],
+      }),
     );
     const before = Date.now();
     const model = await client.itemTypes.create({ name: 'Job', api_key: 'job' });
@@ -185,7 +168,10 @@ describe('model changes fan out to matching enabled webhooks', () => {
 
   test('a refused change writes no event and no call', async () => {
     await client.webhooks.create(
-      webhookInput('refusals', [{ entity_type: 'item_type', event_types: ALL_MODEL_EVENTS }]),
+      webhookBody({
+        name: 'refusals',
+        events: [{ entity_type: 'item_type', event_types: ALL_MODEL_EVENTS }],
+      }),
     );
     await client.itemTypes.create({ name: 'Unique', api_key: 'unique' });
     const [events, calls] = [await count('events'), await count('webhook_calls')];
@@ -245,17 +231,20 @@ describe('the outbox writes the event and its calls in the caller’s transactio
     outbox = await openOutbox();
     await createWebhook(
       outbox.db,
-      webhookInput('posts', [
-        {
-          entity_type: 'item_type',
-          event_types: ['update'],
-          filters: [{ entity_type: 'item_type', entity_ids: ['post'] }],
-        },
-      ]),
+      webhookBody({
+        name: 'posts',
+        events: [
+          {
+            entity_type: 'item_type',
+            event_types: ['update'],
+            filters: [{ entity_type: 'item_type', entity_ids: ['post'] }],
+          },
+        ],
+      }),
     );
     await createWebhook(
       outbox.db,
-      webhookInput('all', [{ entity_type: 'item_type', event_types: ['update'] }]),
+      webhookBody({ name: 'all', events: [{ entity_type: 'item_type', event_types: ['update'] }] }),
     );
   });
   after(async () => {

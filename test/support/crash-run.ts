@@ -2,6 +2,7 @@ import { buildClient, type Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/client.ts';
 import type { TestDatabase } from './databases.ts';
+import { buildWebhook } from './factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from './process.ts';
 import { startReceiver } from './receiver.ts';
 
@@ -76,14 +77,9 @@ export async function crashRun(options: CrashRunOptions): Promise<CrashRunReport
   };
 
   try {
-    await client.webhooks.create({
-      name: 'crash receiver',
+    await buildWebhook(client, {
       url: `${receiver.url}/hook`,
-      custom_payload: null,
-      headers: {},
       events: [{ entity_type: 'item_type', event_types: ['create', 'update', 'delete'] }],
-      http_basic_user: null,
-      http_basic_password: null,
       auto_retry: true,
     });
     const model = await client.itemTypes.create({ name: 'Crash', api_key: 'crash' });

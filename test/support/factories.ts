@@ -4,6 +4,8 @@ import { buildBlockRecord, type Client } from '@datocms/cma-client-node';
  * Builds schema and records through the official client with sensible defaults, each
  * overridable, creating what is missing (a record without a model gets a model with a
  * `title` string field). Names are unique per process so tests can share a server.
+ * Tokens: `createApiToken` (api-tokens.ts, through the API) and `tokenWithRole`
+ * (limited-token.ts, straight into the database, for roles the API would refuse).
  */
 let sequence = 0;
 function next(): number {
@@ -12,6 +14,7 @@ function next(): number {
 }
 
 type ModelOverrides = Parameters<Client['itemTypes']['create']>[0];
+type WebhookBody = Parameters<Client['webhooks']['create']>[0];
 type FieldBody = Parameters<Client['fields']['create']>[1];
 /** Loosely typed: the field-type-specific unions of the client reject generic overrides. */
 type FieldOverrides = Record<string, unknown>;
@@ -79,4 +82,26 @@ export function blockInRequest(
     ...(block.itemTypeId ? { item_type: { type: 'item_type', id: block.itemTypeId } } : {}),
     ...block.attributes,
   } as Parameters<typeof buildBlockRecord>[0]);
+}
+
+/**
+ * A webhook's create body: the keys the spec marks required, a unique name, no events and
+ * a URL nothing answers (a delivery worker, if one runs, cannot succeed), each overridable.
+ */
+export function webhookBody(overrides: Partial<WebhookBody> = {}): WebhookBody {
+  return {
+    name: `Webhook ${next()}`,
+    url: 'https://receiver.invalid/hook',
+    custom_payload: null,
+    headers: {},
+    events: [],
+    http_basic_user: null,
+    http_basic_password: null,
+    ...overrides,
+  };
+}
+
+/** A webhook made from `webhookBody(overrides)`. */
+export function buildWebhook(client: Client, overrides: Partial<WebhookBody> = {}) {
+  return client.webhooks.create(webhookBody(overrides));
 }

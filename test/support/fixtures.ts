@@ -55,3 +55,16 @@ export async function eventsOf(db: Db, itemTypeId: string) {
     .orderBy('id')
     .execute();
 }
+
+/**
+ * How many outbox events there are for records (of one event type, if given): a refused
+ * write must add none.
+ */
+export async function recordEventCount(db: Db, eventType?: string): Promise<number> {
+  let query = db
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('entity_type', '=', 'item');
+  if (eventType) query = query.where('event_type', '=', eventType);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}

@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import { buildClient, type Client } from '@datocms/cma-client-node';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
@@ -12,7 +13,7 @@ export type TestServer = {
   db: Db;
   config: Config;
   /** The official client, pointed at this server. */
-  client(options?: { apiToken?: string; environment?: string }): Client;
+  client(options?: ClientOptions): Client;
   /** A raw HTTP call with the headers the official client sends. */
   request(
     method: string,
@@ -26,6 +27,23 @@ export type TestServer = {
   }>;
   close(): Promise<void>;
 };
+
+type ClientOptions = { apiToken?: string; environment?: string };
+
+/** The official client as a test uses it: admin token unless told, no retries. */
+function officialClient(
+  baseUrl: string,
+  options: ClientOptions = {},
+  fetchFn: typeof fetch = fetch,
+): Client {
+  return buildClient({
+    apiToken: options.apiToken ?? ADMIN_TOKEN,
+    baseUrl,
+    environment: options.environment,
+    autoRetry: false,
+    fetchFn,
+  });
+}
 
 /** A real Fieldhouse listening on a loopback port, on its own fresh database. */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
@@ -53,13 +71,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     adminToken: ADMIN_TOKEN,
     db: server.database.db,
     config,
-    client: (options = {}) =>
-      buildClient({
-        apiToken: options.apiToken ?? ADMIN_TOKEN,
-        baseUrl,
-        environment: options.environment,
-        autoRetry: false,
-      }),
+    client: (options) => officialClient(baseUrl, options),
     async request(method, path, body, headers = {}) {
       const response = await fetch(`${baseUrl}${path}`, {
         method,
@@ -84,5 +96,68 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
       await server.close();
       await database.drop();
     },
+  };
+}
+
+/** A suite's server: `useTestServer` starts and closes it, so it has no `close`. */
+export type SuiteServer = Omit<TestServer, 'close'> & {
+  /** Resolves once the server runs: what a `before` awaits before reading `db` or `baseUrl`. */
+  ready(): Promise<void>;
+};
+
+/** Where a suite's clients point until their first request finds the running server. */
+const PENDING_ORIGIN = 'http://suite-server.invalid';
+
+/**
+ * One server for the enclosing suite (the file at top level, or a `describe`): registers
+ * the `before` that starts it and the `after` that closes it, and returns a handle usable
+ * at once in declarations, so `const client = server.client();` sits at module level.
+ *
+ * Node 20 runs a file's top-level `before` hooks together, not one after another, so a
+ * file's own `before` may run while the server is still starting: clients and `request`
+ * wait for it; `db`, `config` and `baseUrl` throw until it runs (`await server.ready()`).
+ */
+export function useTestServer(overrides: Partial<Config> = {}): SuiteServer {
+  let starting: Promise<TestServer> | undefined;
+  let running: TestServer | undefined;
+  before(async () => {
+    starting = startTestServer(overrides);
+    running = await starting;
+  });
+  after(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  const whenStarted = (): Promise<TestServer> => {
+    if (!starting)
+      throw new Error('the suite server starts in its before hook: use it from there on');
+    return starting;
+  };
+  const started = (): TestServer => {
+    if (!running) throw new Error('the suite server has not started yet: await server.ready()');
+    return running;
+  };
+  /** Sends a client's request (a URL string on PENDING_ORIGIN) to the running server. */
+  const suiteFetch: typeof fetch = async (url, init) => {
+    const server = await whenStarted();
+    return fetch(String(url).replace(PENDING_ORIGIN, server.baseUrl), init);
+  };
+  return {
+    ready: async () => {
+      await whenStarted();
+    },
+    get baseUrl() {
+      return started().baseUrl;
+    },
+    adminToken: ADMIN_TOKEN,
+    get db() {
+      return started().db;
+    },
+    get config() {
+      return started().config;
+    },
+    client: (options) => officialClient(PENDING_ORIGIN, options, suiteFetch),
+    request: async (method, path, body, headers) =>
+      (await whenStarted()).request(method, path, body, headers),
   };
 }

@@ -48,8 +48,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const table of MOVED) {
     await sql`ALTER TABLE ${sql.table(table)} SET SCHEMA ${sql.id(schema)}`.execute(trx);
   }
-  // The moved tables are what environment migration 0001 creates; the rest run now.
-  await migrateEnvironmentSchema(trx, schema, ['0001_schema']);
+  // The moved tables are what environment migration 0001 creates; 0002–0007 run now,
+  // later ones at the end of migrateToLatest, after the project migrations they may need
+  // (0009_schema_version needs 0007_cache_versions' trigger function).
+  await migrateEnvironmentSchema(trx, schema, ['0001_schema'], '0007_blocks');
 
   await sql`
     INSERT INTO ${qualifiedTable(schema, 'site_settings')}

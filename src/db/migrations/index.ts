@@ -5,6 +5,7 @@ import * as rateLimits from './0003_rate_limits.ts';
 import * as environments from './0004_environments.ts';
 import * as roleEnvironmentPermissions from './0005_role_environment_permissions.ts';
 import * as nestedEventEntities from './0006_nested_event_entities.ts';
+import * as cacheVersions from './0007_cache_versions.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_environments': environments,
   '0005_role_environment_permissions': roleEnvironmentPermissions,
   '0006_nested_event_entities': nestedEventEntities,
+  '0007_cache_versions': cacheVersions,
 };

@@ -39,9 +39,16 @@ export function lastAccessBucket(at: Date | null, now: Date): LastAccess {
   return 'never';
 }
 
-/** Notes a CMA call by this token, unless one was noted in the last minute. */
-export async function recordCmaAccess(db: Db, tokenId: string, lastAt: Date | null): Promise<void> {
-  if (lastAt !== null && Date.now() - lastAt.getTime() < RECORD_INTERVAL_MS) return;
+/**
+ * Notes a CMA call by this token, unless one was noted in the last minute. True when it
+ * sent the note (the stamp is now, or was set by a concurrent request moments ago).
+ */
+export async function recordCmaAccess(
+  db: Db,
+  tokenId: string,
+  lastAt: Date | null,
+): Promise<boolean> {
+  if (lastAt !== null && Date.now() - lastAt.getTime() < RECORD_INTERVAL_MS) return false;
   // The guard repeats in SQL so that concurrent requests write at most once.
   await db
     .updateTable('access_tokens')
@@ -54,4 +61,5 @@ export async function recordCmaAccess(db: Db, tokenId: string, lastAt: Date | nu
       ]),
     )
     .execute();
+  return true;
 }

@@ -3,6 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Actor, Permission } from '../actor.ts';
+import { authCacheOf } from '../schema-cache/caches.ts';
+import { deepFreeze } from '../schema-cache/deep-freeze.ts';
 import { recordCmaAccess } from './last-access.ts';
 import { finalPermissions } from './permissions.ts';
 import type { RoleAttributes } from './role-attributes.ts';
@@ -43,25 +45,54 @@ export function actorFromRole(
 /** What a request learns of the environment it names, read with its token. */
 export type RequestedEnvironment = Pick<
   EnvironmentRow,
-  'id' | 'number' | 'schema_name' | 'is_primary' | 'status'
+  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'schema_version'
 >;
+
+export type Authenticated = { actor: Actor; environment: RequestedEnvironment | null };
+
+/** What the embedded engine keeps per token and environment: the answer, and the stamp. */
+type Kept = { found: Authenticated; lastAccessAt: Date | null };
 
 /**
  * The caller behind a bearer token, or null when the token is unknown or not for the CMA,
  * with the environment the request names (`environmentId`, else the primary; null when
- * there is none such): both in one round trip, the one every request makes.
+ * there is none such) and that environment's schema version (which the schema cache
+ * keys on): all in one round trip, the one every request makes.
  * Its rights are its role's final permissions, inherited ones included.
  *
- * Read from the database on every request, never cached: a deleted or regenerated token
- * and a changed role take effect on the very next request, in every process sharing the
- * database. The read is one indexed lookup on a prepared statement; a cache would need
- * a round trip to validate it across processes, which costs about as much.
+ * On PostgreSQL it is read on every request: a deleted or regenerated token and a changed
+ * role take effect on the very next request, in every process sharing the database.
+ * Embedded, one process owns the database and is told of every committed change to what
+ * this reads before the change's statement returns (schema-cache/caches.ts): the answer
+ * is kept until then, and a request needs no statement for it.
  */
 export async function authenticate(
   db: Db,
   token: string,
   environmentId: string | null,
-): Promise<{ actor: Actor; environment: RequestedEnvironment | null } | null> {
+): Promise<Authenticated | null> {
+  const hash = hashToken(token);
+  const cache = authCacheOf<Kept>(db);
+  const key = `${hash}/${environmentId ?? ''}`;
+  let kept = cache?.get(key);
+  if (!kept) {
+    const generation = cache?.begin() ?? 0;
+    const read = await readAuthentication(db, hash, environmentId);
+    if (!read) return null;
+    kept = read;
+    cache?.keep(key, kept, generation);
+  }
+  if (await recordCmaAccess(db, kept.found.actor.tokenId, kept.lastAccessAt)) {
+    kept.lastAccessAt = new Date();
+  }
+  return kept.found;
+}
+
+async function readAuthentication(
+  db: Db,
+  tokenHash: string,
+  environmentId: string | null,
+): Promise<Kept | null> {
   const query = db
     .selectFrom('access_tokens')
     .innerJoin('roles', 'roles.id', 'access_tokens.role_id')
@@ -83,8 +114,9 @@ export async function authenticate(
       'e.schema_name',
       'e.is_primary',
       'e.status',
+      'e.schema_version',
     ])
-    .where('token_hash', '=', hashToken(token));
+    .where('token_hash', '=', tokenHash);
   const [row] = await executePrepared(db, query);
   if (!row?.can_access_cma) return null;
   // Most roles inherit nothing: then the joined row is the whole chain.
@@ -92,7 +124,6 @@ export async function authenticate(
     row.inherits_permissions_from.length === 0
       ? roleGraph([{ ...row, id: row.roleId }])
       : await loadRoleChain(db, row.roleId);
-  await recordCmaAccess(db, row.tokenId, row.last_cma_access_at);
   const actor = actorFromRole(
     { id: row.tokenId, hardcodedType: row.hardcoded_type },
     row.roleId,
@@ -103,7 +134,8 @@ export async function authenticate(
     row.number === null ||
     row.schema_name === null ||
     row.is_primary === null ||
-    row.status === null
+    row.status === null ||
+    row.schema_version === null
       ? null
       : {
           id: row.environmentId,
@@ -111,6 +143,8 @@ export async function authenticate(
           schema_name: row.schema_name,
           is_primary: row.is_primary,
           status: row.status,
+          schema_version: row.schema_version,
         };
-  return { actor, environment };
+  // Frozen: an embedded process hands the same answer to every request with this token.
+  return { found: deepFreeze({ actor, environment }), lastAccessAt: row.last_cma_access_at };
 }

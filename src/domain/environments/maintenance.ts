@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
-import { environmentRef } from '../../db/environment-scope.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { presentMaintenanceMode } from '../../presenters/environment.ts';
+import { primaryEnvironment } from './primary.ts';
 
 export type MaintenanceModeResource = ReturnType<typeof presentMaintenanceMode>;
 
@@ -32,12 +32,7 @@ export async function setMaintenanceMode(
       .set({ maintenance_mode: active })
       .where('id', '=', before.id)
       .execute();
-    const primary = await trx
-      .selectFrom('environments')
-      .select(['id', 'number', 'schema_name', 'is_primary'])
-      .where('is_primary', '=', true)
-      .executeTakeFirstOrThrow();
-    await recordEvent(trx, environmentRef(primary), {
+    await recordEvent(trx, await primaryEnvironment(trx), {
       entityType: 'maintenance_mode',
       eventType: 'change',
       entity: { ...resource, attributes: { ...resource.attributes } },

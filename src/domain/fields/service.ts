@@ -18,6 +18,7 @@ import {
   placeNew,
   removeMember,
 } from '../positions/placement.ts';
+import { cachedSchemaRead } from '../schema-cache/caches.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldInput, NewFieldInput } from './attributes.ts';
 import { loadCheckContext, siteLocales } from './check-context.ts';
@@ -50,13 +51,20 @@ function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKe
   return { itemTypeId: field.item_type_id, fieldsetId: field.fieldset_id };
 }
 
-export async function listFields(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
-  const state = await findModelState(scope.db, itemTypeIdOrKey);
-  return (await fullFieldsInFormOrder(scope.db, state)).map(presentField);
+export async function listFields(
+  scope: Scope,
+  itemTypeIdOrKey: string,
+): Promise<readonly Resource[]> {
+  return cachedSchemaRead(scope, `fields-of:${itemTypeIdOrKey}`, async () => {
+    const state = await findModelState(scope.db, itemTypeIdOrKey);
+    return (await fullFieldsInFormOrder(scope.db, state)).map(presentField);
+  });
 }
 
 export async function findField(scope: Scope, idOrKey: string): Promise<Resource> {
-  return presentField(await repo.findFieldOrFail(scope.db, idOrKey));
+  return cachedSchemaRead(scope, `field:${idOrKey}`, async () =>
+    presentField(await repo.findFieldOrFail(scope.db, idOrKey)),
+  );
 }
 
 /** Fields of any model whose validators name this model. */

@@ -21,6 +21,7 @@ import {
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
 import { checkNewId } from '../new-ids.ts';
+import { cachedSchemaRead } from '../schema-cache/caches.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { ItemTypeInput } from './attributes.ts';
 import { duplicateItemTypeRows } from './duplicate.ts';
@@ -63,12 +64,16 @@ export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<
   return row;
 }
 
-export async function listItemTypes(scope: Scope): Promise<Resource[]> {
-  return (await listModelStates(scope.db)).map(presentModel);
+export async function listItemTypes(scope: Scope): Promise<readonly Resource[]> {
+  return cachedSchemaRead(scope, 'models', async () =>
+    (await listModelStates(scope.db)).map(presentModel),
+  );
 }
 
 export async function findItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
-  return presentModel(await findModelState(scope.db, idOrApiKey));
+  return cachedSchemaRead(scope, `model:${idOrApiKey}`, async () =>
+    presentModel(await findModelState(scope.db, idOrApiKey)),
+  );
 }
 
 /** Models having a field whose validators reference this one. */

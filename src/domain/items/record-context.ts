@@ -1,9 +1,11 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
+import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
+import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
+import { cachedSchemaRead } from '../schema-cache/caches.ts';
 import type { ItemField } from './model-fields.ts';
 
 /**
@@ -150,5 +152,29 @@ export async function recordWithContext(
   const { model, fields, fieldsets, locales, ...row } = found;
   const context = toContext({ model, fields, fieldsets, locales });
   if (!context) throw new Error(`record ${id} has no model`);
+  return { row, context };
+}
+
+/**
+ * A record and its model's context for a request: the row alone, then the context from
+ * the schema cache at the version the request read with its token (no statement when
+ * kept). Without a version, both in one statement.
+ */
+export async function recordForRequest(
+  scope: Scope,
+  id: string,
+): Promise<{ row: StoredItem; context: RecordContext } | undefined> {
+  if (scope.schemaVersion === undefined) return recordWithContext(scope.db, id);
+  const [row] = await executePrepared(
+    scope.db,
+    scope.db.selectFrom('items').select(ITEM_COLUMNS).where('items.id', '=', id),
+  );
+  if (!row) return undefined;
+  const context = await cachedSchemaRead(scope, `context:${row.item_type_id}`, async () => {
+    const found = await modelContext(scope.db, row.item_type_id);
+    // The model (and the record with it) was deleted since the row was read.
+    if (!found) throw new NotFound('Item', id);
+    return found;
+  });
   return { row, context };
 }

@@ -20,7 +20,12 @@ import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
-import { modelContext, recordWithContext, type StoredItem } from './record-context.ts';
+import {
+  modelContext,
+  recordForRequest,
+  recordWithContext,
+  type StoredItem,
+} from './record-context.ts';
 import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues } from './values.ts';
@@ -152,10 +157,12 @@ export async function findItem(
   id: string,
   options: { version?: string; nested?: boolean } = {},
 ): Promise<Resource> {
+  const found = await recordForRequest(scope, id);
+  if (!found) throw new NotFound('Item', id);
   const {
     row,
     context: { model, fields },
-  } = await findRecordOrFail(scope.db, id);
+  } = found;
   const published = options.version === 'published';
   if (published && row.published_values === null)
     throw new NotFound('Published version of item', id);

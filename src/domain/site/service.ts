@@ -62,7 +62,8 @@ export async function findSite(
   // JSON:API: including `item_types.fields` includes the models on the way.
   const wantsItemTypes = include.some((path) => path.split('.')[0] === 'item_types');
   if (!wantsItemTypes) return { data };
-  const included = await listItemTypes(scope);
+  // A copy: the models come frozen from the schema cache.
+  const included = [...(await listItemTypes(scope))];
   if (include.includes('item_types.fields')) included.push(...(await allFields(scope.db)));
   if (include.includes('item_types.fieldsets')) included.push(...(await allFieldsets(scope.db)));
   return { data, included };

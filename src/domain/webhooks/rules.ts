@@ -18,24 +18,6 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 // A header value may not break out of its line (no CR, LF or NUL).
 const HEADER_VALUE = /^[^\r\n\0]*$/;
 
-/**
- * Attributes as the client sent them. `headers` and `events` arrive unchecked: their
- * problems are validation errors on the attribute, not malformed documents.
- */
-export type WebhookAttributesInput = Partial<{
-  name: string;
-  url: string;
-  custom_payload: string | null;
-  headers: Record<string, unknown>;
-  events: unknown[];
-  http_basic_user: string | null;
-  http_basic_password: string | null;
-  enabled: boolean;
-  payload_api_version: string;
-  nested_items_in_payload: boolean;
-  auto_retry: boolean;
-}>;
-
 /** Everything a webhook is, minus what the database assigns. */
 export type WebhookDraft = {
   name: string;
@@ -50,6 +32,12 @@ export type WebhookDraft = {
   nested_items_in_payload: boolean;
   auto_retry: boolean;
 };
+
+/**
+ * Attributes as the client sent them. `headers` and `events` arrive unchecked: their
+ * problems are validation errors on the attribute, not malformed documents.
+ */
+export type WebhookAttributesInput = Partial<WebhookDraft>;
 
 export type ValidWebhook = Omit<WebhookDraft, 'headers' | 'events'> & {
   headers: Record<string, string>;

@@ -1,0 +1,42 @@
+/**
+ * What tokens authenticated to, kept in the one process that owns an embedded database:
+ * every change to what authentication reads (tokens, roles, environments, schema
+ * versions) is announced by a trigger's NOTIFY, which that engine delivers to this
+ * process before the committing statement returns; `forget` then drops everything.
+ * Never used on PostgreSQL, where another process may commit a change at any time and
+ * the token is read with every request.
+ *
+ * A read that began before a change and ends after it must not keep its stale answer:
+ * `begin` returns the generation, and `keep` stores only if no change came meanwhile.
+ */
+export class AuthCache<T> {
+  private readonly entries = new Map<string, T>();
+  private generation = 0;
+
+  constructor(private readonly limit = 10_000) {}
+
+  get(key: string): T | undefined {
+    return this.entries.get(key);
+  }
+
+  begin(): number {
+    return this.generation;
+  }
+
+  keep(key: string, value: T, generation: number): void {
+    if (generation !== this.generation) return;
+    // Tokens are few; a flood of distinct ones (or environments) empties the cache
+    // instead of growing it.
+    if (this.entries.size >= this.limit) this.entries.clear();
+    this.entries.set(key, value);
+  }
+
+  forget(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

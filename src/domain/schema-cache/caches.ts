@@ -1,0 +1,68 @@
+import type { DatabaseHandle, Db } from '../../db/client.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { AuthCache } from './auth-cache.ts';
+import { SchemaCache } from './schema-cache.ts';
+
+/** The channel the triggers of migration 0007_cache_versions notify. */
+const CHANNEL = 'fieldhouse_cache';
+
+type Caches = { schema: SchemaCache; auth: AuthCache<unknown> | null };
+
+// One set per database pool: a process serving two databases (tests) keeps them apart.
+const byDatabase = new WeakMap<Db, Caches>();
+
+function cachesOf(db: Db): Caches {
+  let caches = byDatabase.get(db);
+  if (!caches) {
+    caches = { schema: new SchemaCache(), auth: null };
+    byDatabase.set(db, caches);
+  }
+  return caches;
+}
+
+/** The schema cache of this database (versioned: valid on every engine). */
+export function schemaCacheOf(db: Db): SchemaCache {
+  return cachesOf(db).schema;
+}
+
+/** The authentication cache, or null unless `invalidateOnNotify` runs for this database. */
+export function authCacheOf<T>(db: Db): AuthCache<T> | null {
+  return cachesOf(db).auth as AuthCache<T> | null;
+}
+
+/**
+ * Embedded: caches what tokens authenticate to, and drops it (and the schema documents
+ * of the environment named) whenever a trigger announces a committed change. The
+ * engine runs the callback before the committing statement's promise resolves
+ * (test/integration/cache-coherence.test.ts checks it), so the request after a change
+ * never finds it cached. Returns the function that stops listening.
+ */
+export async function invalidateOnNotify(
+  db: Db,
+  listen: NonNullable<DatabaseHandle['listenInProcess']>,
+): Promise<() => Promise<void>> {
+  const caches = cachesOf(db);
+  const auth = new AuthCache<unknown>();
+  const stop = await listen(CHANNEL, (payload?: string) => {
+    auth.forget();
+    const number = /^env_(\d+)$/.exec(payload ?? '')?.[1];
+    if (number !== undefined) caches.schema.forget(Number(number));
+  });
+  caches.auth = auth;
+  return async () => {
+    caches.auth = null;
+    await stop();
+  };
+}
+
+/**
+ * A schema document for a request: from the cache at the version the request read with
+ * its token, else loaded (and kept). Scopes without a version (tools, transactions) load.
+ */
+export function cachedSchemaRead<T>(scope: Scope, key: string, load: () => Promise<T>): Promise<T> {
+  const at =
+    scope.schemaVersion === undefined
+      ? null
+      : { environmentNumber: scope.environment.number, version: scope.schemaVersion };
+  return schemaCacheOf(scope.project).read(at, key, load);
+}

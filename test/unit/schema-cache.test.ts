@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AuthCache } from '../../src/domain/schema-cache/auth-cache.ts';
+import { SchemaCache } from '../../src/domain/schema-cache/schema-cache.ts';
+
+const at = (environmentNumber: number, version: number) => ({
+  environmentNumber,
+  version: String(version),
+});
+
+/** A loader that counts its calls and answers a fresh object each time. */
+function loader() {
+  const counter = {
+    calls: 0,
+    load: async () => {
+      counter.calls += 1;
+      return { call: counter.calls, nested: { list: [1, 2] } };
+    },
+  };
+  return counter;
+}
+
+test('a document is loaded once per environment and version, then served frozen', async () => {
+  const cache = new SchemaCache();
+  const source = loader();
+  const first = await cache.read(at(1, 5), 'model:a', source.load);
+  const again = await cache.read(at(1, 5), 'model:a', source.load);
+  assert.equal(source.calls, 1);
+  assert.equal(again, first);
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first.nested.list));
+  assert.throws(() => {
+    (first.nested.list as number[]).push(3);
+  }, TypeError);
+  await cache.read(at(2, 5), 'model:a', source.load);
+  assert.equal(source.calls, 2, 'another environment is another snapshot');
+  await cache.read(null, 'model:a', source.load);
+  assert.equal(source.calls, 3, 'no version: no cache');
+});
+
+test('a newer version replaces the snapshot; an older one is served but not kept', async () => {
+  const cache = new SchemaCache();
+  const source = loader();
+  await cache.read(at(1, 5), 'k', source.load);
+  const newer = await cache.read(at(1, 6), 'k', source.load);
+  assert.equal(newer.call, 2);
+  const older = await cache.read(at(1, 5), 'k', source.load);
+  assert.equal(older.call, 3);
+  assert.equal((await cache.read(at(1, 6), 'k', source.load)).call, 2);
+  assert.equal(cache.size(1), 1);
+});
+
+test('what was loaded while the snapshot was dropped or replaced is not kept; failures keep nothing', async () => {
+  const cache = new SchemaCache();
+  let calls = 0;
+  await cache.read(at(1, 1), 'k', async () => {
+    calls += 1;
+    cache.forget(1);
+    return 'stale';
+  });
+  await cache.read(at(1, 1), 'other', async () => {
+    await cache.read(at(1, 2), 'x', async () => 'new');
+    return 'loaded under 1';
+  });
+  assert.equal(cache.size(1), 1, 'only the document of version 2');
+  await assert.rejects(
+    cache.read(at(1, 2), 'missing', async () => {
+      throw new Error('not found');
+    }),
+  );
+  assert.equal(cache.size(1), 1);
+  assert.equal(calls, 1);
+});
+
+test('the cache keeps at most its number of environments and of documents per environment', async () => {
+  const cache = new SchemaCache({ environments: 2, entriesPerEnvironment: 3 });
+  const source = loader();
+  for (const key of ['a', 'b', 'c', 'd', 'e']) await cache.read(at(1, 1), key, source.load);
+  assert.equal(cache.size(1), 3);
+  assert.equal(source.calls, 5);
+  await cache.read(at(1, 1), 'e', source.load);
+  assert.equal(source.calls, 6, 'past the limit, a document is served but not kept');
+
+  await cache.read(at(2, 1), 'a', source.load);
+  await cache.read(at(1, 1), 'a', source.load); // environment 1 is now the most recent
+  await cache.read(at(3, 1), 'a', source.load);
+  assert.equal(cache.size(2), 0, 'the least recently used environment went');
+  assert.equal(cache.size(1), 3);
+  assert.equal(cache.size(3), 1);
+});
+
+test('the authentication cache keeps nothing read across a change, and stays bounded', () => {
+  const cache = new AuthCache<string>(2);
+  const generation = cache.begin();
+  cache.forget();
+  cache.keep('token', 'stale', generation);
+  assert.equal(cache.get('token'), undefined);
+  cache.keep('a', 'A', cache.begin());
+  cache.keep('b', 'B', cache.begin());
+  assert.equal(cache.size, 2);
+  cache.keep('c', 'C', cache.begin());
+  assert.equal(cache.size, 1);
+  assert.equal(cache.get('c'), 'C');
+  cache.forget();
+  assert.equal(cache.size, 0);
+});
