@@ -246,6 +246,10 @@ describe('selective publishing', () => {
       'INVALID_ATTRIBUTES',
     );
     await rejectsWithApiError(
+      client.items.publish(record.id, { content_in_locales: [], non_localized_content: false }),
+      'INVALID_ATTRIBUTES',
+    );
+    await rejectsWithApiError(
       client.items.rawPublish(record.id, {
         data: { type: 'selective_publish_operation', attributes: { content_in_locales: ['en'] } },
       } as never),

@@ -84,6 +84,11 @@ export async function publishInTransaction(
   }
   const validity = { locales, allLocalesRequired: model.all_locales_required };
   if (selection) {
+    if (selection.locales.length === 0 && !selection.nonLocalized)
+      throw new DomainError(
+        'INVALID_ATTRIBUTES',
+        'the selection publishes nothing: name locales or set non_localized_content',
+      );
     checkLocalesExist(selection.locales, locales);
     const issues = selectedIssues(fields, before.item_values, validity, selection);
     if (issues.length > 0) throw new ValidationFailed('Item', issues);
