@@ -3,8 +3,9 @@
 // - first 200: from spawning the command to the first 200 on /healthz, wall clock and the
 //   server process's own CPU time (the CPU figure is the steadier one on a busy machine);
 //   `npm start` first-ever (no cached bundle, no cached initdb) and warm (fresh data dir).
-// - RSS: idle, after a workload through the official client (schema and records), and after
-//   a full GC (forced through the inspector, which adds a few MB to that figure).
+// - RSS of the server `npm start` runs: idle, after a workload through the official client
+//   (schema and records), and after a full GC (forced through the inspector, which adds a
+//   few MB to that figure).
 // --before <checkout>: the same fieldhouse rows for another checkout (e.g. /work/main), in
 // the same run, for a before/after comparison.
 // Usage: npx tsx bench/footprint.ts [--warm-runs 3] [--records 300] [--before <checkout>]
@@ -215,6 +216,8 @@ async function measureMemory(
 }
 
 const nodeFlags = ['--inspect-port=127.0.0.1:0'];
+const npmStart = (env: Record<string, string>, root: string) =>
+  start('npm', ['start', '--silent'], env, /bin\/fieldhouse\.js/, root);
 const fieldhouseEnv = (name: string, cacheDir?: string) => ({
   FIELDHOUSE_DATA_DIR: join(scratch, name),
   FIELDHOUSE_ADMIN_TOKEN: TOKEN,
@@ -224,32 +227,26 @@ const fieldhouseEnv = (name: string, cacheDir?: string) => ({
 /** The fieldhouse rows for one checkout: npm start first-ever and warm, then memory. */
 async function measureFieldhouse(label: string, root: string): Promise<Row[]> {
   const env = (name: string) => fieldhouseEnv(`${label}-${name}`, join(scratch, `${label}-cache`));
-  const npmStart = (name: string) =>
-    start('npm', ['start', '--silent'], env(name), /bin\/fieldhouse\.js/, root);
+  const freshStart = (name: string) => npmStart(env(name), root);
   // First-ever: no bundle for these sources yet, no initdb output cached.
   const bundles = join(root, '.cache');
   const cached = existsSync(bundles) ? readdirSync(bundles, { withFileTypes: true }) : [];
   for (const entry of cached) {
     if (entry.isFile() && entry.name.startsWith('fieldhouse-')) rmSync(join(bundles, entry.name));
   }
-  const cold = await npmStart('first-ever');
+  const cold = await freshStart('first-ever');
   await stop(cold);
   const warm: Started[] = [];
   for (let run = 0; run < WARM_RUNS; run++) {
-    const server = await npmStart(`warm-${run}`);
+    const server = await freshStart(`warm-${run}`);
     warm.push(server);
     await stop(server);
   }
+  // Started as users start it (npm start holds the server's node flags); NODE_OPTIONS lets
+  // SIGUSR1 open the inspector on a free port for the GC figure.
   await measureMemory(
     `fieldhouse serve, embedded (${label})`,
-    () =>
-      start(
-        'node',
-        [...nodeFlags, 'bin/fieldhouse.js', 'serve'],
-        env('workload'),
-        /bin\/fieldhouse\.js/,
-        root,
-      ),
+    () => npmStart({ ...env('workload'), NODE_OPTIONS: nodeFlags.join(' ') }, root),
     workload,
   );
   const wall = warm.map((s) => s.ms).sort((a, b) => a - b);

@@ -32,14 +32,19 @@ const FIELD_TYPES = [
 
 const database = await benchDatabase(values.db === 'postgres' ? 'postgres' : 'embedded');
 const receiver = await startReceiver();
-const server = runFieldhouse(['serve'], {
-  ...(database.engine === 'postgres'
-    ? { DATABASE_URL: database.url }
-    : { FIELDHOUSE_DATA_DIR: database.dataDir }),
-  FIELDHOUSE_ADMIN_TOKEN: TOKEN,
-  FIELDHOUSE_WEBHOOK_ALLOW: '127.0.0.1/32',
-  LOG_LEVEL: 'info',
-});
+// Started as `fieldhouse serve` runs installed: the executable, whose shebang holds node's flags.
+const server = runFieldhouse(
+  ['serve'],
+  {
+    ...(database.engine === 'postgres'
+      ? { DATABASE_URL: database.url }
+      : { FIELDHOUSE_DATA_DIR: database.dataDir }),
+    FIELDHOUSE_ADMIN_TOKEN: TOKEN,
+    FIELDHOUSE_WEBHOOK_ALLOW: '127.0.0.1/32',
+    LOG_LEVEL: 'info',
+  },
+  ['bin/fieldhouse.js'],
+);
 const baseUrl = (await server.listening).replace('[::1]', '127.0.0.1');
 const client = buildClient({ apiToken: TOKEN, baseUrl, autoRetry: false });
 

@@ -37,6 +37,7 @@ import { webhookCallRoutes } from './routes/webhook-calls.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { workflowRoutes } from './routes/workflows.ts';
 import type { AppDeps } from './types.ts';
+import { AJV_OPTIONS, lazyValidatorFactory } from './validators.ts';
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -63,8 +64,9 @@ export async function buildApp(
       // The official client flattens nested query objects as a[b][c]=v.
       querystringParser: (query) => qs.parse(query, { depth: 5, arrayLimit: 100 }),
     },
-    // Unknown attributes must be refused, not silently stripped, and types not coerced.
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+    ajv: AJV_OPTIONS,
+    // Each route's validators compile on its first request, not all of them at start.
+    schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() } },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   registerQueryCountHeader(app);

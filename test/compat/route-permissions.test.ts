@@ -1,15 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { RouteOptions } from 'fastify';
-import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
-import { loadConfig } from '../../src/config.ts';
-import type { ProjectDatabase } from '../../src/db/schema.ts';
 import type { Permission } from '../../src/domain/actor.ts';
 import { ROLE_FLAGS } from '../../src/domain/auth/role-attributes.ts';
 import type { ItemAction } from '../../src/domain/items/access.ts';
-import { buildApp } from '../../src/http/app.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
+import { appRoutes } from '../support/app-routes.ts';
 import { itemPermission, tokenWithFlags, tokenWithRole } from '../support/limited-token.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -54,20 +49,9 @@ const GATED_READS: Record<string, Permission> = {
   'GET /webhook_calls/:id': 'can_manage_webhooks',
 };
 
-/** Every route the API app registers, collected by Fastify's onRoute hook while it builds. */
+/** The app's routes, by method and URL, and the keys of the public ones. */
 async function registeredRoutes(): Promise<{ routes: Route[]; publicKeys: string[] }> {
-  const collected: RouteOptions[] = [];
-  // Building the app runs no query: this pool never connects.
-  const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
-  const app = await buildApp(
-    { db, config: { ...loadConfig({}), logLevel: 'silent' } },
-    undefined,
-    (route) => {
-      collected.push(route);
-    },
-  );
-  await app.close();
-  await db.destroy();
+  const collected = await appRoutes();
   const routes: Route[] = [];
   const publicKeys: string[] = [];
   for (const route of collected) {

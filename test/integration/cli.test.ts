@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -205,6 +205,27 @@ describe('the fieldhouse command line', () => {
     );
     const client = buildClient({ apiToken: ADMIN_TOKEN, baseUrl: url, autoRetry: false });
     assert.deepEqual(await client.itemTypes.list(), []);
+  });
+
+  test('npm start and the fieldhouse executable run the server with 4 MB semi-spaces', async () => {
+    // V8's default young generation grows to 32 MB and stays resident; the flag keeps it at 8.
+    const launchers = [
+      { launcher: ['npm', 'start', '--silent'], args: [] },
+      { launcher: ['bin/fieldhouse.js'], args: ['serve'] },
+    ];
+    for (const { launcher, args } of launchers) {
+      const env = { ...(await databaseEnv()), HOME: process.env.HOME ?? '' };
+      const server = runFieldhouse(args, env, launcher);
+      cleanups.push(() => server.stop());
+      await server.waitFor(/fieldhouse started/);
+      const pid = Number(server.logRecords().find((r) => r.msg === 'fieldhouse started')?.pid);
+      const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      assert.ok(commandLine.includes('--max-semi-space-size=4'), commandLine.join(' '));
+      assert.ok(commandLine.includes('bin/fieldhouse.js'), commandLine.join(' '));
+      // The server itself, not npm's shell: it stops on its own signal handling.
+      process.kill(pid, 'SIGTERM');
+      assert.equal(await server.exited, 0, server.output());
+    }
   });
 
   test('invalid configuration stops the start and names the variable', async () => {

@@ -32,9 +32,17 @@ export type FieldhouseProcess = {
   stop(): Promise<void>;
 };
 
-/** Runs the real `fieldhouse` command line, as a user would. */
-export function runFieldhouse(args: string[], env: Record<string, string>): FieldhouseProcess {
-  const child = spawn(process.execPath, ['bin/fieldhouse.js', ...args], {
+/**
+ * Runs the real `fieldhouse` command line, as a user would: `node bin/fieldhouse.js` unless
+ * `launcher` names another way in (`npm start`, the executable itself).
+ */
+export function runFieldhouse(
+  args: string[],
+  env: Record<string, string>,
+  launcher: string[] = [process.execPath, 'bin/fieldhouse.js'],
+): FieldhouseProcess {
+  const [command = process.execPath, ...launcherArgs] = launcher;
+  const child = spawn(command, [...launcherArgs, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
