@@ -207,6 +207,8 @@ export type ItemTable = {
   /** Due times of the record's pending schedules, kept with scheduled_actions (migration 0008). */
   publication_scheduled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   unpublishing_scheduled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The workflow stage the record is in; null when its model follows no workflow. */
+  stage: ColumnType<string | null, string | null | undefined, string | null>;
   seq: Generated<string>;
 };
 export type ItemRow = Selectable<ItemTable>;

@@ -2,11 +2,15 @@ import type { ItemRow, ItemVersionRow } from '../db/schema.ts';
 import { type BlockHoldingField, blockIdValues } from './item-blocks.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
-/** A saved version of a record (the client's ItemVersion): its values by api_key. */
+/**
+ * A saved version of a record (the client's ItemVersion): its values by api_key, and
+ * whether they pass the schema as it is now.
+ */
 export function presentItemVersion(
   version: ItemVersionRow,
   item: Pick<ItemRow, 'current_version_id' | 'published_version_id'>,
   fields: readonly BlockHoldingField[],
+  isValid: boolean,
 ): Resource {
   // A version holds its blocks inline (a snapshot); it presents them by id like a record.
   const values = blockIdValues(fields, version.item_values);
@@ -23,7 +27,7 @@ export function presentItemVersion(
     },
     meta: {
       created_at: isoTime(version.created_at),
-      is_valid: true,
+      is_valid: isValid,
       is_published: version.id === item.published_version_id,
       published_from: null,
       published_until: null,

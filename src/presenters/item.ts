@@ -39,7 +39,7 @@ export function presentItem(
       is_current_version_valid: row.current_valid,
       is_published_version_valid: published ? row.published_valid : null,
       current_version: row.current_version_id,
-      stage: null,
+      stage: row.stage,
       has_children: null,
     },
   };

@@ -134,6 +134,39 @@ describe('record webhooks', () => {
     assert.equal(get('delete').entity.attributes.title, 'Edited');
   });
 
+  test('tree records carry meta.has_children in payloads, as the write answers them', async () => {
+    const model = await buildModel(client, { tree: true });
+    await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const parent = await client.items.create({ item_type: itemType(model.id), title: 'Root' });
+    const child = await client.items.create({ item_type: itemType(model.id), title: 'Leaf' });
+    const hook = await recordHook([
+      { entity_type: 'item', event_types: ['update'], filters: null },
+    ]);
+    const moved = await client.items.update(child.id, { parent_id: parent.id });
+    const renamed = await client.items.update(parent.id, { title: 'Root 2' });
+    assert.equal(moved.meta.has_children, false);
+    assert.equal(renamed.meta.has_children, true, 'the response says what the payload says');
+
+    const payloads = (await hook.received(2)).map((r) => JSON.parse(r.body) as Payload);
+    const of = (id: string) => payloads.find((p) => p.entity.id === id) ?? assert.fail(id);
+    assert.equal(of(child.id).entity.meta.has_children, false);
+    assert.equal(of(parent.id).entity.meta.has_children, true);
+    assert.equal(of(parent.id).previous_entity?.meta.has_children, true);
+
+    // A record of a model that is not a tree keeps null, as the client's ItemMeta has it.
+    const flat = await buildModel(client);
+    const flatHook = await recordHook([
+      {
+        entity_type: 'item',
+        event_types: ['create'],
+        filters: [{ entity_type: 'item_type', entity_ids: [flat.id] }],
+      },
+    ]);
+    await client.items.create({ item_type: itemType(flat.id) });
+    const [created] = await flatHook.received(1);
+    assert.equal((JSON.parse(created?.body ?? '{}') as Payload).entity.meta.has_children, null);
+  });
+
   test('filters: by model (id or api_key), by record, by event type, by environment type', async () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });

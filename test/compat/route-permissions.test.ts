@@ -161,11 +161,13 @@ describe('each record route refuses a role without its item-type permission', ()
       'POST /items',
       'PUT /items/:id',
       'POST /items/bulk/destroy',
+      'POST /items/bulk/move-to-stage',
       'GET /items/:id',
       'POST /items/:id/scheduled-publication',
       'DELETE /items/:id/scheduled-publication',
       'POST /items/:id/scheduled-unpublishing',
       'DELETE /items/:id/scheduled-unpublishing',
+      'GET /items/:id/current-vs-published-state',
     ])
       assert.ok(keys.includes(key), `${key} names no record action`);
   });
@@ -178,7 +180,7 @@ describe('each record route refuses a role without its item-type permission', ()
         ...everyFlag,
         // Every other action, on every model: only this one is missing.
         positive_item_type_permissions: (
-          ['read', 'create', 'update', 'delete', 'publish', 'duplicate'] as const
+          ['read', 'create', 'update', 'delete', 'publish', 'duplicate', 'move_to_stage'] as const
         )
           .filter((other) => other !== action)
           .map((other) => itemPermission(other)),

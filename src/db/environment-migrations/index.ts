@@ -7,6 +7,7 @@ import * as itemsAtScale from './0006_items_at_scale.ts';
 import * as blocks from './0007_blocks.ts';
 import * as scheduledActions from './0008_scheduled_actions.ts';
 import * as schemaVersion from './0009_schema_version.ts';
+import * as itemStages from './0010_item_stages.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -24,4 +25,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0007_blocks': blocks,
   '0008_scheduled_actions': scheduledActions,
   '0009_schema_version': schemaVersion,
+  '0010_item_stages': itemStages,
 };

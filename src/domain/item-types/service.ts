@@ -13,6 +13,7 @@ import { findModelState, listModelStates, presentModel } from '../fields/model-s
 import { generateId } from '../ids.ts';
 import { dropBlocksOfModel } from '../items/block-removal.ts';
 import { refreshRecords } from '../items/refresh.ts';
+import { settleStages } from '../items/stages.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
   createLinkedMenuItem,
@@ -201,6 +202,9 @@ export async function updateItemType(
       // Requiring every locale may leave records without a value they now need.
       if (row.all_locales_required !== before.all_locales_required)
         await refreshRecords(trx, row.id);
+      // Records follow their model's workflow: they start over in its initial stage.
+      if (row.workflow_id !== before.workflow_id)
+        await settleStages(trx, { workflowId: row.workflow_id, itemTypeId: row.id });
       const itemType = presentItemType(row, children);
       await emitEvent(tx, {
         entityType: 'item_type',

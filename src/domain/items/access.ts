@@ -14,8 +14,15 @@ import { findItemType } from '../item-types/repo.ts';
  * and changes nothing.
  */
 
-/** The record actions a route needs (`edit_creator`, `take_over`, `move_to_stage` have no route). */
-export type ItemAction = 'read' | 'create' | 'update' | 'delete' | 'publish' | 'duplicate';
+/** The record actions a route needs (`edit_creator`, `take_over` have no route). */
+export type ItemAction =
+  | 'read'
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'publish'
+  | 'duplicate'
+  | 'move_to_stage';
 
 /** Whose records an entry reaches: every record, the caller token's, or its role's tokens'. */
 type CreatorReach = 'anyone' | 'self' | 'role';

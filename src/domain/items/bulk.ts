@@ -3,6 +3,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { publishItem, unpublishItem } from './publishing.ts';
 import { destroyItem } from './service.ts';
+import { moveToStage } from './stage-moves.ts';
 
 export type BulkAction = 'publish' | 'unpublish' | 'destroy';
 
@@ -12,24 +13,43 @@ const ACTIONS: Record<BulkAction, (scope: Scope, id: string) => Promise<Resource
   destroy: destroyItem,
 };
 
+export type BulkResult = { data: Resource[]; meta: { successful: number; failed: number } };
+
 /**
- * A bulk operation: each record is changed in its own transaction (with its own event),
- * so one refused record does not undo the others; the job result counts both.
+ * Changes each record in its own transaction (with its own event), so one refused record
+ * does not undo the others; the job result counts both.
  */
-export async function bulkItems(
-  scope: Scope,
-  action: BulkAction,
+async function eachRecord(
   ids: readonly string[],
-): Promise<{ data: Resource[]; meta: { successful: number; failed: number } }> {
+  change: (id: string) => Promise<Resource>,
+): Promise<BulkResult> {
   const data: Resource[] = [];
   let failed = 0;
   for (const id of ids) {
     try {
-      data.push(await ACTIONS[action](scope, id));
+      data.push(await change(id));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       failed++;
     }
   }
   return { data, meta: { successful: data.length, failed } };
+}
+
+/** A bulk publish, unpublish or destroy. */
+export function bulkItems(
+  scope: Scope,
+  action: BulkAction,
+  ids: readonly string[],
+): Promise<BulkResult> {
+  return eachRecord(ids, (id) => ACTIONS[action](scope, id));
+}
+
+/** A bulk move to a workflow stage: records not following a workflow with it fail. */
+export function bulkMoveToStage(
+  scope: Scope,
+  ids: readonly string[],
+  stage: string,
+): Promise<BulkResult> {
+  return eachRecord(ids, (id) => moveToStage(scope, id, stage));
 }

@@ -9,6 +9,7 @@ import type { ItemsWhere } from './access.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
+import { withTreeMeta } from './tree-meta.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
 export const MAX_PAGE_LIMIT = 500;
@@ -73,6 +74,7 @@ const PRESENTED_COLUMNS = [
   'published_valid',
   'publication_scheduled_at',
   'unpublishing_scheduled_at',
+  'stage',
 ] as const;
 
 type OrderRule = { expression: Expression<unknown>; direction: 'asc' | 'desc' };
@@ -230,5 +232,5 @@ export async function listItems(
     if (!model) throw new Error(`record ${row.id} has no model`);
     return presentItem(row, model, row.fields, presented[index]);
   });
-  return { data, total: Number(count.total) };
+  return { data: await withTreeMeta(scope.db, data), total: Number(count.total) };
 }

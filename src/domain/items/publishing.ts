@@ -1,45 +1,105 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   inEnvironmentTransaction,
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
+import type { ItemRow } from '../../db/schema.ts';
 import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { NotFound } from '../errors.ts';
+import { DomainError, NotFound, ValidationFailed } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
+import {
+  type ContentSelection,
+  localesOf,
+  publishSelected,
+  selectedIssues,
+  snapshotValid,
+  withoutLocales,
+} from './locale-content.ts';
+import type { ItemField } from './model-fields.ts';
 import { fieldsOfModel } from './model-fields.ts';
 import { byApiKey, emitItemEvent, findRow } from './service.ts';
+import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';
 
-/**
- * Publishes the record's current version (spec 09 §3 Drafts): its values were validated
- * when saved, so publishing copies them, unless a schema change made them invalid. Whole-record publishing only: selective
- * publishing of some locales is not supported yet.
- */
-export async function publishItem(scope: Scope, id: string): Promise<Resource> {
-  return inEnvironmentTransaction(scope, (tx) => publishInTransaction(tx, id));
+export type { ContentSelection } from './locale-content.ts';
+
+/** `recursive=true`: publish unpublished parents too, or withdraw published children too. */
+export type TreeOptions = { recursive?: boolean };
+
+/** Refuses locales the site does not have: nothing could be published in them. */
+function checkLocalesExist(requested: readonly string[], locales: readonly string[]): void {
+  const unknown = requested.filter((locale) => !locales.includes(locale));
+  if (unknown.length > 0)
+    throw new DomainError(
+      'INVALID_ATTRIBUTES',
+      `content_in_locales: unknown locale(s) ${unknown.join(', ')} (site locales: ${locales.join(', ')})`,
+    );
 }
 
-/** Publishing inside the caller's transaction (a due schedule commits with it). */
-export async function publishInTransaction(tx: ScopedTransaction, id: string): Promise<Resource> {
+/**
+ * Publishes the record's current version (spec 09 §3 Drafts), or with a selection only
+ * some of its locales and/or its non-localized content: the other parts keep what was
+ * published. Values saved valid were validated when saved, so publishing copies them,
+ * unless a schema change made them invalid; a selection is refused only for the parts
+ * it publishes.
+ */
+export async function publishItem(
+  scope: Scope,
+  id: string,
+  selection?: ContentSelection,
+  options: TreeOptions = {},
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, (tx) => publishInTransaction(tx, id, selection, options));
+}
+
+/** Publishing inside the caller's transaction. */
+export async function publishInTransaction(
+  tx: ScopedTransaction,
+  id: string,
+  selection?: ContentSelection,
+  options: TreeOptions = {},
+): Promise<Resource> {
   const before = await findRow(tx.db, id);
   if (!before) throw new NotFound('Item', id);
-  const [model, fields] = await Promise.all([
+  // Publishing a whole valid record checks nothing: the site's locales are not needed.
+  const [model, fields, locales] = await Promise.all([
     findItemTypeOrFail(tx.db, before.item_type_id),
     fieldsOfModel(tx.db, before.item_type_id),
+    selection || !before.current_valid ? siteLocales(tx.db) : [],
   ]);
-  // Values saved valid were validated then; a schema change since may have broken them,
-  // and an invalid record cannot be published: checking it names what is wrong.
-  if (!before.current_valid)
+  if (model.tree && before.parent_id !== null) {
+    const parents = await unpublishedAncestors(tx.db, id);
+    if (parents.length > 0 && !options.recursive)
+      throw new DomainError(
+        'UNPUBLISHED_PARENT',
+        `record ${id} has unpublished parent records; publish them first or send recursive=true`,
+        { parent_ids: parents },
+      );
+    for (const parent of parents) await publishInTransaction(tx, parent);
+  }
+  const validity = { locales, allLocalesRequired: model.all_locales_required };
+  if (selection) {
+    if (selection.locales.length === 0 && !selection.nonLocalized)
+      throw new DomainError(
+        'INVALID_ATTRIBUTES',
+        'the selection publishes nothing: name locales or set non_localized_content',
+      );
+    checkLocalesExist(selection.locales, locales);
+    const issues = selectedIssues(fields, before.item_values, validity, selection);
+    if (issues.length > 0) throw new ValidationFailed('Item', issues);
+  } else if (!before.current_valid)
+    // An invalid record cannot be published: checking it names what is wrong.
     await checkItemValues(
       tx.db,
       {
         model,
         fields,
-        locales: await siteLocales(tx.db),
+        locales,
         itemId: id,
         attributes: byApiKey(fields, before.item_values),
       },
@@ -48,16 +108,21 @@ export async function publishInTransaction(tx: ScopedTransaction, id: string): P
   const { snapshots, schema } = await currentSnapshots(tx.db, [
     { id, values: before.item_values, fields },
   ]);
+  const current = snapshots[0] ?? {};
+  // The published values hold their blocks inline, as they are now (migration 0007).
+  const published = selection
+    ? publishSelected(fields, current, before.published_values, selection, locales)
+    : current;
+  const whole = isDeepStrictEqual(published, current);
   const now = new Date();
   const row = await tx.db
     .updateTable('items')
     .set({
-      current_valid: true,
-      published_valid: true,
-      // The published values hold their blocks inline, as they are now (migration 0007).
-      published_values: JSON.stringify(snapshots[0]),
+      current_valid: selection ? before.current_valid : true,
+      published_valid: whole ? true : snapshotValid(fields, published, validity),
+      published_values: JSON.stringify(published),
       published_version_id: before.current_version_id,
-      status: 'published',
+      status: whole ? 'published' : 'updated',
       published_at: now,
       first_published_at: before.first_published_at ?? now,
     })
@@ -65,34 +130,89 @@ export async function publishInTransaction(tx: ScopedTransaction, id: string): P
     .returningAll()
     .executeTakeFirstOrThrow();
   // Publishing leaves the current values and their blocks as they were.
-  const snapshot = fields.some(holdsBlocks) ? { values: snapshots[0] ?? {}, schema } : undefined;
+  const snapshot = fields.some(holdsBlocks) ? { values: current, schema } : undefined;
   const entity = eventEntityOf(row, model, fields, snapshot);
   const previous = eventEntityOf(before, model, fields, snapshot);
   await emitItemEvent(tx, model.id, 'publish', entity, previous);
   return entity.plain;
 }
 
-/** Withdraws the published version: the record becomes a draft. */
-export async function unpublishItem(scope: Scope, id: string): Promise<Resource> {
-  return inEnvironmentTransaction(scope, (tx) => unpublishInTransaction(tx, id));
+/** The published values and status once `locales` are withdrawn; null: nothing stays published. */
+function withdrawLocales(
+  before: ItemRow,
+  fields: readonly ItemField[],
+  locales: readonly string[],
+  requested: readonly string[],
+) {
+  const published = localesOf(fields, before.published_values, locales);
+  const notPublished = requested.filter((locale) => !published.includes(locale));
+  if (before.published_values === null || notPublished.length > 0)
+    throw new DomainError(
+      'INVALID_ATTRIBUTES',
+      `content_in_locales: the record is not published in ${notPublished.join(', ') || requested.join(', ')}`,
+    );
+  if (published.every((locale) => requested.includes(locale))) return null;
+  return withoutLocales(fields, before.published_values, requested);
+}
+
+/**
+ * Withdraws the published version: the record becomes a draft. With `locales`, only those
+ * locales are withdrawn (each must be published); withdrawing every published locale is
+ * withdrawing the record.
+ */
+export async function unpublishItem(
+  scope: Scope,
+  id: string,
+  locales?: readonly string[],
+  options: TreeOptions = {},
+): Promise<Resource> {
+  return inEnvironmentTransaction(scope, (tx) => unpublishInTransaction(tx, id, locales, options));
 }
 
 /** Unpublishing inside the caller's transaction. */
-export async function unpublishInTransaction(tx: ScopedTransaction, id: string): Promise<Resource> {
+export async function unpublishInTransaction(
+  tx: ScopedTransaction,
+  id: string,
+  locales?: readonly string[],
+  options: TreeOptions = {},
+): Promise<Resource> {
   const before = await findRow(tx.db, id);
   if (!before) throw new NotFound('Item', id);
-  const [model, fields] = await Promise.all([
+  const [model, fields, site] = await Promise.all([
     findItemTypeOrFail(tx.db, before.item_type_id),
     fieldsOfModel(tx.db, before.item_type_id),
+    locales ? siteLocales(tx.db) : [],
   ]);
+  if (locales) checkLocalesExist(locales, site);
+  const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
+  if (model.tree && remaining === null) {
+    const children = await publishedDescendants(tx.db, id);
+    if (children.length > 0 && !options.recursive)
+      throw new DomainError(
+        'PUBLISHED_CHILDREN',
+        `record ${id} has published child records; unpublish them first or send recursive=true`,
+        { child_ids: children },
+      );
+    for (const child of children) await unpublishInTransaction(tx, child);
+  }
+  const validity = { locales: site, allLocalesRequired: model.all_locales_required };
   const row = await tx.db
     .updateTable('items')
-    .set({
-      published_values: null,
-      published_version_id: null,
-      status: 'draft',
-      published_at: null,
-    })
+    .set(
+      remaining
+        ? {
+            published_values: JSON.stringify(remaining),
+            published_valid: snapshotValid(fields, remaining, validity),
+            status: 'updated',
+          }
+        : {
+            published_values: null,
+            published_version_id: null,
+            published_valid: true,
+            status: 'draft',
+            published_at: null,
+          },
+    )
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

@@ -115,6 +115,7 @@ const ITEM_COLUMNS = [
   'items.published_valid',
   'items.publication_scheduled_at',
   'items.unpublishing_scheduled_at',
+  'items.stage',
 ] as const;
 
 /** The context of the model with this id or api_key (an id wins over an api_key). */

@@ -41,7 +41,7 @@ export type ScheduleInput = {
 function dueTimeOf(kind: ScheduledActionKind, input: ScheduleInput, now: Date): Date {
   const { recordType, attribute, localesAttribute } = SCHEDULE_KINDS[kind];
   if (input.locales !== undefined && input.locales !== null)
-    // Publishing is whole-record only (publishing.ts): a per-locale schedule could not
+    // A schedule keeps no locales (scheduled_actions): a per-locale schedule could not
     // do what it says when it runs, so it is refused now rather than run wrongly later.
     throw new ValidationFailed(recordType, [
       {

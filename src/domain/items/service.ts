@@ -26,6 +26,8 @@ import {
   recordWithContext,
   type StoredItem,
 } from './record-context.ts';
+import { initialStage } from './stages.ts';
+import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues } from './values.ts';
 
 export type ItemInput = {
@@ -59,6 +61,12 @@ export async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | u
   return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The presentations an event entity holds: plain, and nested when its model holds blocks. */
+function presentations(entity: EventEntity | undefined): Resource[] {
+  if (!entity) return [];
+  return entity.nested ? [entity.plain, entity.nested] : [entity.plain];
+}
+
 /**
  * Emits a record event whose related entities are the record's relationships, as DatoCMS
  * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
@@ -74,6 +82,8 @@ export async function emitItemEvent(
   previousEntity?: EventEntity,
   creator?: Resource[],
 ): Promise<void> {
+  // The entity is also what the write answers: its tree meta is filled once, here.
+  await withTreeMeta(tx.db, [entity, previousEntity].flatMap(presentations));
   await emitEvent(tx, {
     entityType: 'item',
     eventType,
@@ -156,7 +166,7 @@ export async function findItem(
     published,
     nested: options.nested ?? false,
   });
-  return presentItem(row, model, fields, values);
+  return withTreeMeta(scope.db, presentItem(row, model, fields, values));
 }
 
 /** Position for a new record of a sortable or tree model: after its siblings. */
@@ -309,6 +319,7 @@ export async function createItem(
       published_valid: true,
       publication_scheduled_at: null,
       unpublishing_scheduled_at: null,
+      stage: await initialStage(trx, model.workflow_id),
     };
     // The row and its first version in one statement: they name each other, and the
     // version's foreign key is checked when the statement ends. It reads the creator too.

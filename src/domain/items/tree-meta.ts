@@ -1,13 +1,15 @@
-import type { Scope } from '../../db/environment-scope.ts';
+import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 
 /**
  * Fills `meta.has_children` of tree records (those presented with a `parent_id`
  * attribute): true when another record names it as parent. One query for any number
- * of records; other records keep null, as the client's ItemMeta has it.
+ * of records; other records keep null, as the client's ItemMeta has it. Called where
+ * records are presented (reads, and each write's event, whose entity the write answers),
+ * so responses and webhook payloads say the same.
  */
 export async function withTreeMeta<T extends Resource | Resource[]>(
-  scope: Scope,
+  db: EnvQueryable,
   entities: T,
 ): Promise<T> {
   const list: Resource[] = Array.isArray(entities) ? entities : [entities];
@@ -17,7 +19,7 @@ export async function withTreeMeta<T extends Resource | Resource[]>(
       .map((entity) => entity.id),
   );
   if (treeIds.size === 0) return entities;
-  const parents = await scope.db
+  const parents = await db
     .selectFrom('items')
     .select('parent_id')
     .distinct()

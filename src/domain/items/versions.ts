@@ -1,10 +1,30 @@
-import type { Scope } from '../../db/environment-scope.ts';
+import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
+import type { ItemVersionRow } from '../../db/schema.ts';
 import { presentItemVersion } from '../../presenters/item-version.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
 import { snapshotAsRequest } from './block-snapshots.ts';
-import { fieldsOfModel } from './model-fields.ts';
+import { snapshotValid } from './locale-content.ts';
+import { fieldsOfModel, type ItemField } from './model-fields.ts';
 import { findRow, updateItem } from './service.ts';
+
+/**
+ * Whether versions' values pass their fields' checks as the schema is now (`meta.is_valid`):
+ * versions keep what was saved, so a schema change since can make an old one invalid.
+ */
+async function versionValidity(db: EnvQueryable, itemTypeId: string, fields: readonly ItemField[]) {
+  const [locales, model] = await Promise.all([
+    siteLocales(db),
+    db
+      .selectFrom('item_types')
+      .select('all_locales_required')
+      .where('id', '=', itemTypeId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  const options = { locales, allLocalesRequired: model.all_locales_required };
+  return (version: ItemVersionRow) => snapshotValid(fields, version.item_values, options);
+}
 
 /** A record's versions, newest first (every save makes one, spec 09 §3 Versions). */
 export async function listVersions(
@@ -30,8 +50,9 @@ export async function listVersions(
       .executeTakeFirstOrThrow(),
     fieldsOfModel(scope.db, item.item_type_id),
   ]);
+  const isValid = await versionValidity(scope.db, item.item_type_id, fields);
   return {
-    data: rows.map((row) => presentItemVersion(row, item, fields)),
+    data: rows.map((row) => presentItemVersion(row, item, fields, isValid(row))),
     total: Number(count.total),
   };
 }
@@ -49,7 +70,9 @@ async function findVersionRow(scope: Scope, versionId: string) {
 
 export async function findVersion(scope: Scope, versionId: string): Promise<Resource> {
   const { version, item } = await findVersionRow(scope, versionId);
-  return presentItemVersion(version, item, await fieldsOfModel(scope.db, item.item_type_id));
+  const fields = await fieldsOfModel(scope.db, item.item_type_id);
+  const isValid = await versionValidity(scope.db, item.item_type_id, fields);
+  return presentItemVersion(version, item, fields, isValid(version));
 }
 
 /**

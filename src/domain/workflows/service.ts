@@ -8,6 +8,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentWorkflow } from '../../presenters/workflow.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
+import { settleStages } from '../items/stages.ts';
 import { checkNewId } from '../new-ids.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import * as repo from './repo.ts';
@@ -59,7 +60,10 @@ export async function updateWorkflow(
       const draft = validateWorkflow(next, {
         apiKeyTaken: await repo.apiKeyTaken(trx, next.api_key, before.id),
       });
-      return presentWorkflow(await repo.saveWorkflow(trx, draft));
+      const saved = await repo.saveWorkflow(trx, draft);
+      // Records in a stage the workflow no longer has move to its initial stage.
+      await settleStages(trx, { workflowId: saved.id });
+      return presentWorkflow(saved);
     });
   } catch (error) {
     rethrowUniqueness(error);

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ScheduledActionKind } from '../../db/schema.ts';
 import { assertMayOnItems } from '../../domain/items/access.ts';
 import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
-import { withTreeMeta } from '../../domain/items/tree-meta.ts';
 import { actorOf } from '../actor.ts';
 import { CreateScheduleBody } from '../schemas/item-schedule.ts';
 
@@ -40,9 +39,7 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
           at: attributes[attribute] as string,
           locales: attributes[localesAttribute],
         });
-        return reply
-          .status(201)
-          .send({ data: schedule, included: [await withTreeMeta(request.scope, item)] });
+        return reply.status(201).send({ data: schedule, included: [item] });
       },
     );
 
@@ -52,7 +49,7 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
       async (request) => {
         await mayPublish(request);
         const item = await destroySchedule(request.scope, kind, request.params.id);
-        return { data: await withTreeMeta(request.scope, item) };
+        return { data: item };
       },
     );
   }

@@ -8,7 +8,7 @@ import {
   readableOnly,
   readableRecords,
 } from '../../domain/items/access.ts';
-import { type BulkAction, bulkItems } from '../../domain/items/bulk.ts';
+import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
 import {
   DEFAULT_PAGE_LIMIT,
@@ -16,14 +16,22 @@ import {
   listItems,
   MAX_PAGE_LIMIT,
 } from '../../domain/items/list.ts';
+import { publicationState } from '../../domain/items/publication-state.ts';
 import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
-import { withTreeMeta } from '../../domain/items/tree-meta.ts';
+import { publishedDescendants, unpublishedAncestors } from '../../domain/items/tree-publishing.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
-import { BulkItemsBody, CreateItemBody, UpdateItemBody } from '../schemas/item.ts';
+import {
+  BulkItemsBody,
+  BulkMoveToStageBody,
+  CreateItemBody,
+  PublishItemBody,
+  UnpublishItemBody,
+  UpdateItemBody,
+} from '../schemas/item.ts';
 import type { AppDeps } from '../types.ts';
 
 type Params = { Params: { id: string } };
@@ -62,12 +70,22 @@ function listQuery(query: RawQuery): ItemListQuery {
   };
 }
 
-/** `nested=true` presents blocks whole (the client sends booleans as text). */
-function nested(query: RawQuery): boolean {
-  const value = text(query, 'nested');
+/** A boolean query parameter, false when absent (the client sends booleans as text). */
+function flag(query: RawQuery, key: string): boolean {
+  const value = text(query, key);
   if (value === undefined || value === 'false') return false;
   if (value === 'true') return true;
-  throw new DomainError('INVALID_PARAMS', 'nested must be true or false');
+  throw new DomainError('INVALID_PARAMS', `${key} must be true or false`);
+}
+
+/** `nested=true` presents blocks whole. */
+function nested(query: RawQuery): boolean {
+  return flag(query, 'nested');
+}
+
+/** `recursive=true` publishes unpublished parents too, or withdraws published children too. */
+function recursive(request: FastifyRequest): { recursive: boolean } {
+  return { recursive: flag(request.query as RawQuery, 'recursive') };
 }
 
 function creatorOf(request: FastifyRequest): string | null {
@@ -87,6 +105,8 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   /** The record (or version) the route names, checked against the route's action. */
   const mayOnRecord = (request: FastifyRequest<Params>) =>
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
+  const mayOnRecords = (request: FastifyRequest<Params>, ids: string[]) =>
+    assertMayOnItems(actorOf(request), request.scope, actionOf(request), ids);
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
@@ -98,20 +118,22 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       listQuery(request.query as RawQuery),
       readable,
     );
-    return { data: await withTreeMeta(request.scope, data), meta: { total_count: total } };
+    return { data, meta: { total_count: total } };
   });
 
   app.get<Params>('/items/:id', { config: read }, async (request) => {
     await mayOnRecord(request);
     return {
-      data: await withTreeMeta(
-        request.scope,
-        await items.findItem(request.scope, request.params.id, {
-          version: text(request.query as RawQuery, 'version'),
-          nested: nested(request.query as RawQuery),
-        }),
-      ),
+      data: await items.findItem(request.scope, request.params.id, {
+        version: text(request.query as RawQuery, 'version'),
+        nested: nested(request.query as RawQuery),
+      }),
     };
+  });
+
+  app.get<Params>('/items/:id/current-vs-published-state', { config: read }, async (request) => {
+    await mayOnRecord(request);
+    return publicationState(request.scope, request.params.id);
   });
 
   app.get<Params>('/items/:id/references', { config: read }, async (request) => {
@@ -137,7 +159,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         attributes: data.attributes ?? {},
         meta: data.meta ?? {},
       });
-      return reply.status(201).send({ data: await withTreeMeta(request.scope, entity) });
+      return reply.status(201).send({ data: entity });
     },
   );
 
@@ -199,7 +221,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         attributes: data.attributes ?? {},
         meta: data.meta ?? {},
       });
-      return { data: await withTreeMeta(request.scope, entity) };
+      return { data: entity };
     },
   );
 
@@ -220,29 +242,60 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       await mayOnRecord(request);
       const document = await duplicateItem(request.scope, creatorOf(request), request.params.id);
-      await withTreeMeta(request.scope, document.data);
       return sendResult(deps, request, reply, 201, document);
     },
   );
 
-  const publishing = { itemAction: 'publish' } as const;
-  // Whole-record publishing; a selective (per-locale) body is not supported yet.
-  app.put<Params>('/items/:id/publish', { config: publishing }, async (request) => {
-    await mayOnRecord(request);
-    return {
-      data: await withTreeMeta(request.scope, await publishItem(request.scope, request.params.id)),
-    };
-  });
+  // No body publishes (or withdraws) the whole record; a body names the parts.
+  app.put<Params & { Body: Static<typeof PublishItemBody> }>(
+    '/items/:id/publish',
+    {
+      schema: { body: PublishItemBody },
+      config: { itemAction: 'publish', resourceType: 'selective_publish_operation' },
+    },
+    async (request) => {
+      await mayOnRecord(request);
+      // Parents published along need the same permission as the record.
+      if (recursive(request).recursive)
+        await mayOnRecords(
+          request,
+          await unpublishedAncestors(request.scope.db, request.params.id),
+        );
+      const selection = request.body?.data.attributes;
+      return {
+        data: await publishItem(
+          request.scope,
+          request.params.id,
+          selection && {
+            locales: selection.content_in_locales,
+            nonLocalized: selection.non_localized_content,
+          },
+          recursive(request),
+        ),
+      };
+    },
+  );
 
-  app.put<Params>('/items/:id/unpublish', { config: publishing }, async (request) => {
-    await mayOnRecord(request);
-    return {
-      data: await withTreeMeta(
-        request.scope,
-        await unpublishItem(request.scope, request.params.id),
-      ),
-    };
-  });
+  app.put<Params & { Body: Static<typeof UnpublishItemBody> }>(
+    '/items/:id/unpublish',
+    {
+      schema: { body: UnpublishItemBody },
+      config: { itemAction: 'publish', resourceType: 'selective_unpublish_operation' },
+    },
+    async (request) => {
+      await mayOnRecord(request);
+      // Children withdrawn along need the same permission as the record.
+      if (recursive(request).recursive)
+        await mayOnRecords(
+          request,
+          await publishedDescendants(request.scope.db, request.params.id),
+        );
+      const locales = request.body?.data.attributes.content_in_locales;
+      return {
+        data: await unpublishItem(request.scope, request.params.id, locales, recursive(request)),
+      };
+    },
+  );
 
   for (const action of ['publish', 'unpublish', 'destroy'] as const satisfies BulkAction[]) {
     const itemAction = action === 'destroy' ? 'delete' : 'publish';
@@ -265,6 +318,27 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       },
     );
   }
+
+  // Moving records between workflow stages is its own record action (roles grant it
+  // separately from update), run as a job like the other bulk operations.
+  app.post<{ Body: Static<typeof BulkMoveToStageBody> }>(
+    '/items/bulk/move-to-stage',
+    {
+      schema: { body: BulkMoveToStageBody },
+      config: {
+        resourceType: 'item_bulk_move_to_stage_operation',
+        asyncJob: true,
+        itemAction: 'move_to_stage',
+      },
+    },
+    async (request, reply) => {
+      const { attributes, relationships } = request.body.data;
+      const ids = relationships.items.data.map((item) => item.id);
+      await assertMayOnItems(actorOf(request), request.scope, 'move_to_stage', ids);
+      const result = await bulkMoveToStage(request.scope, ids, attributes.stage);
+      return sendResult(deps, request, reply, 200, result);
+    },
+  );
 
   app.get<Params>('/items/:id/versions', { config: read }, async (request) => {
     await mayOnRecord(request);

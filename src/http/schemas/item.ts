@@ -40,3 +40,64 @@ export const BulkItemsBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** Selective publishing: `{data: {type, attributes: {content_in_locales, non_localized_content}}}`, or no body. */
+export const PublishItemBody = Type.Union([
+  Type.Null(),
+  Type.Object(
+    {
+      data: Type.Object(
+        {
+          type: Type.String(),
+          attributes: Type.Object(
+            {
+              content_in_locales: Type.Array(Type.String(), { maxItems: 500 }),
+              non_localized_content: Type.Boolean(),
+            },
+            { additionalProperties: false },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/** Selective unpublishing: `{data: {type, attributes: {content_in_locales}}}`, or no body. */
+export const UnpublishItemBody = Type.Union([
+  Type.Null(),
+  Type.Object(
+    {
+      data: Type.Object(
+        {
+          type: Type.String(),
+          attributes: Type.Object(
+            { content_in_locales: Type.Array(Type.String(), { minItems: 1, maxItems: 500 }) },
+            { additionalProperties: false },
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/** `{data: {type, attributes: {stage}, relationships: {items: {data: [...]}}}}` */
+export const BulkMoveToStageBody = Type.Object(
+  {
+    data: Type.Object(
+      {
+        type: Type.String(),
+        attributes: Type.Object(
+          { stage: Type.String({ minLength: 1 }) },
+          { additionalProperties: false },
+        ),
+        relationships: Type.Object({ items: ToMany('item') }, { additionalProperties: false }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false },
+);

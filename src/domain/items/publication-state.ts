@@ -1,0 +1,69 @@
+import type { Scope } from '../../db/environment-scope.ts';
+import { presentPublicationState } from '../../presenters/item-publication-state.ts';
+import { presentItemVersion } from '../../presenters/item-version.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
+import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
+import { NotFound } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
+import { currentSnapshots } from './block-snapshots.ts';
+import { compareContent, invalidParts, snapshotValid } from './locale-content.ts';
+import { fieldsOfModel } from './model-fields.ts';
+import { findRow } from './service.ts';
+
+/**
+ * How the record's current values differ from its published ones, locale by locale, and
+ * which parts of the current values are invalid (what the publish dropdown needs). The
+ * record's schedules and its published version are included.
+ */
+export async function publicationState(
+  scope: Scope,
+  id: string,
+): Promise<{ data: Resource; included: Resource[] }> {
+  const row = await findRow(scope.db, id);
+  if (!row) throw new NotFound('Item', id);
+  const [fields, locales, model, published, schedules] = await Promise.all([
+    fieldsOfModel(scope.db, row.item_type_id),
+    siteLocales(scope.db),
+    scope.db
+      .selectFrom('item_types')
+      .select('all_locales_required')
+      .where('id', '=', row.item_type_id)
+      .executeTakeFirstOrThrow(),
+    row.published_version_id === null
+      ? undefined
+      : scope.db
+          .selectFrom('item_versions')
+          .selectAll()
+          .where('id', '=', row.published_version_id)
+          .executeTakeFirst(),
+    // At most one of each kind: the ones the record's meta shows.
+    scope.db.selectFrom('scheduled_actions').selectAll().where('item_id', '=', id).execute(),
+  ]);
+  // Published values hold their blocks inline: the current ones are compared the same way.
+  const { snapshots } = await currentSnapshots(scope.db, [{ id, values: row.item_values, fields }]);
+  const options = { locales, allLocalesRequired: model.all_locales_required };
+  const invalid = invalidParts(fields, row.item_values, options);
+  const scheduleOf = (kind: 'publish' | 'unpublish') =>
+    schedules.find((schedule) => schedule.action === kind);
+  const data = presentPublicationState({
+    itemId: id,
+    ...compareContent(fields, snapshots[0] ?? row.item_values, row.published_values, locales),
+    invalidLocales: invalid.locales,
+    nonLocalizedInvalid: invalid.nonLocalized,
+    publishedVersionId: row.published_version_id,
+    scheduledPublicationId: scheduleOf('publish')?.seq ?? null,
+    scheduledUnpublishingId: scheduleOf('unpublish')?.seq ?? null,
+  });
+  const version =
+    published &&
+    presentItemVersion(
+      published,
+      row,
+      fields,
+      snapshotValid(fields, published.item_values, options),
+    );
+  return {
+    data,
+    included: [...schedules.map(presentScheduledAction), ...(version ? [version] : [])],
+  };
+}

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from '@datocms/cma-client-node';
+import { rejectsWithApiError } from '../support/api-errors.ts';
+import { buildModel } from '../support/factories.ts';
+import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+// Records of a model that follows a workflow are in one of its stages (meta.stage), and
+// move between them in bulk.
+
+let server: TestServer;
+let client: Client;
+before(async () => {
+  server = await startTestServer();
+  client = server.client();
+});
+after(async () => {
+  await server?.close();
+});
+
+const itemType = (id: string) => ({ type: 'item_type' as const, id });
+const asItems = (ids: string[]) => ids.map((id) => ({ type: 'item' as const, id }));
+
+let workflows = 0;
+async function buildWorkflow() {
+  workflows++;
+  return client.workflows.create({
+    name: `Review ${workflows}`,
+    api_key: `review_n${workflows}`,
+    stages: [
+      { id: 'drafting', name: 'Drafting' },
+      { id: 'in_review', name: 'In review', initial: false },
+      { id: 'approved', name: 'Approved' },
+    ],
+  });
+}
+
+describe('record stages', () => {
+  test('a new record starts in the initial stage; records of other models have none', async () => {
+    const workflow = await buildWorkflow();
+    const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
+    const record = await client.items.create({ item_type: itemType(model.id) });
+    assert.equal(record.meta.stage, 'drafting');
+    assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
+    const plain = await client.items.create({ item_type: itemType((await buildModel(client)).id) });
+    assert.equal(plain.meta.stage, null);
+  });
+
+  test('bulk move: every record moves, and a record without that stage fails alone', async () => {
+    const workflow = await buildWorkflow();
+    const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
+    const a = await client.items.create({ item_type: itemType(model.id) });
+    const b = await client.items.create({ item_type: itemType(model.id) });
+    const plain = await client.items.create({ item_type: itemType((await buildModel(client)).id) });
+
+    const result = await client.items.rawBulkMoveToStage({
+      data: {
+        type: 'item_bulk_move_to_stage_operation',
+        attributes: { stage: 'in_review' },
+        relationships: { items: { data: asItems([a.id, b.id, plain.id]) } },
+      },
+    });
+    assert.deepEqual(result.meta, { successful: 2, failed: 1 });
+    const listed = await client.items.list({ filter: { type: model.id } });
+    assert.deepEqual(
+      listed.map((record) => record.meta.stage),
+      ['in_review', 'in_review'],
+    );
+    assert.equal((await client.items.find(plain.id)).meta.stage, null);
+
+    await client.items.bulkMoveToStage({ stage: 'approved', items: asItems([a.id]) });
+    assert.equal((await client.items.find(a.id)).meta.stage, 'approved');
+
+    const unknown = await client.items.rawBulkMoveToStage({
+      data: {
+        type: 'item_bulk_move_to_stage_operation',
+        attributes: { stage: 'published_somewhere' },
+        relationships: { items: { data: asItems([a.id]) } },
+      },
+    });
+    assert.deepEqual(unknown.meta, { successful: 0, failed: 1 });
+    assert.equal((await client.items.find(a.id)).meta.stage, 'approved', 'nothing changed');
+  });
+
+  test('a body without a stage is refused before any record moves', async () => {
+    const workflow = await buildWorkflow();
+    const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
+    const record = await client.items.create({ item_type: itemType(model.id) });
+    await rejectsWithApiError(
+      client.items.rawBulkMoveToStage({
+        data: {
+          type: 'item_bulk_move_to_stage_operation',
+          attributes: {},
+          relationships: { items: { data: asItems([record.id]) } },
+        },
+      } as never),
+      'INVALID_FORMAT',
+    );
+    assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
+  });
+
+  test('changing a model workflow, or removing a stage, moves records to the initial stage', async () => {
+    const first = await buildWorkflow();
+    const model = await buildModel(client, { workflow: { type: 'workflow', id: first.id } });
+    const record = await client.items.create({ item_type: itemType(model.id) });
+    await client.items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) });
+
+    await client.workflows.update(first.id, {
+      stages: [
+        { id: 'drafting', name: 'Drafting', initial: false },
+        { id: 'checking', name: 'Checking', initial: true },
+      ],
+    });
+    assert.equal((await client.items.find(record.id)).meta.stage, 'checking');
+
+    const second = await buildWorkflow();
+    await client.itemTypes.update(model.id, { workflow: { type: 'workflow', id: second.id } });
+    assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
+    await client.itemTypes.update(model.id, { workflow: null });
+    assert.equal((await client.items.find(record.id)).meta.stage, null);
+  });
+
+  test('moving needs the move_to_stage permission on every record named', async () => {
+    const workflow = await buildWorkflow();
+    const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
+    const record = await client.items.create({ item_type: itemType(model.id) });
+    const updater = await tokenWithRole(server.db, {
+      positive_item_type_permissions: [itemPermission('read'), itemPermission('update')],
+    });
+    await rejectsWithApiError(
+      server
+        .client({ apiToken: updater.token })
+        .items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) }),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
+    const mover = await tokenWithRole(server.db, {
+      positive_item_type_permissions: [itemPermission('move_to_stage')],
+    });
+    await server
+      .client({ apiToken: mover.token })
+      .items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) });
+    assert.equal((await client.items.find(record.id)).meta.stage, 'approved');
+  });
+});
