@@ -60,11 +60,20 @@ export type Scope = Readonly<{
   schemaVersion?: string;
 }>;
 
-/** Both handles of one transaction, on the same connection. */
+/**
+ * Both handles of one transaction, on the same connection, and where the transaction may
+ * take schema documents from the schema cache (domain/schema-cache): the cache of the pool
+ * it runs on (kept per pool) at the schema version `inEnvironmentTransaction` read under the
+ * environment's lock. No other change to the environment's schema commits while the lock is
+ * held, so that version stays the transaction's own until the transaction writes schema
+ * rows itself: only record writes, which read their model before writing any, read through
+ * it. Null where nothing read the version (bootstrap).
+ */
 export type ScopedTransaction = Readonly<{
   environment: EnvironmentRef;
   db: EnvTrx;
   project: Trx;
+  schemaAt: Readonly<{ pool: Db; version: string }> | null;
 }>;
 
 export function schemaNameOf(environmentNumber: number): string {
@@ -119,10 +128,14 @@ export function scopeFor(db: Db, environment: EnvironmentRef, schemaVersion?: st
 }
 
 /** The scoped handle for an open project transaction (same connection). */
-export function scopedTransaction(trx: Trx, environment: EnvironmentRef): ScopedTransaction {
+export function scopedTransaction(
+  trx: Trx,
+  environment: EnvironmentRef,
+  schemaAt: ScopedTransaction['schemaAt'] = null,
+): ScopedTransaction {
   const db = trx.withSchema(environment.schemaName) as unknown as EnvTrx;
   schemaOfHandle.set(db, environment.schemaName);
-  return { environment, db, project: trx };
+  return { environment, db, project: trx, schemaAt };
 }
 
 // Arbitrary constant naming environment schema locks: pg_advisory_xact_lock(KEY, number).
@@ -164,13 +177,13 @@ export async function releaseEnvironmentLock(db: Db, environmentNumber: number):
 /** What a change reads of its environment once it holds the lock (enter_environment). */
 type EnvironmentCheck = Pick<
   EnvironmentRow,
-  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'read_only_mode'
+  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'read_only_mode' | 'schema_version'
 > & { maintenance_mode: boolean };
 
 /**
- * Takes the environment's lock, then touches its row and reads it with the site's
- * maintenance mode: one statement, the function of project migration 0008, whose reads follow
- * the lock. Undefined when the environment's row is gone.
+ * Takes the environment's lock, then touches its row and reads it with its schema version
+ * and the site's maintenance mode: one statement, the function of project migrations 0008
+ * and 0009, whose reads follow the lock. Undefined when the environment's row is gone.
  */
 async function enterEnvironment(
   trx: Trx,
@@ -221,7 +234,12 @@ export async function inEnvironmentTransaction<T>(
           'Maintenance mode is active: the primary environment is read-only',
         );
       }
-      return fn(scopedTransaction(trx, environmentRef(current)));
+      return fn(
+        scopedTransaction(trx, environmentRef(current), {
+          pool: scope.project,
+          version: current.schema_version,
+        }),
+      );
     }),
   );
 }

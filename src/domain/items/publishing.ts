@@ -4,12 +4,9 @@ import {
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
-import type { ItemRow } from '../../db/schema.ts';
 import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, NotFound, ValidationFailed } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
-import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {
@@ -21,8 +18,8 @@ import {
   withoutLocales,
 } from './locale-content.ts';
 import type { ItemField } from './model-fields.ts';
-import { fieldsOfModel } from './model-fields.ts';
-import { byApiKey, emitItemEvent, findRow } from './service.ts';
+import { recordForRequest, type StoredItem } from './record-context.ts';
+import { byApiKey, emitItemEvent } from './service.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';
 
@@ -64,14 +61,12 @@ export async function publishInTransaction(
   selection?: ContentSelection,
   options: TreeOptions = {},
 ): Promise<Resource> {
-  const before = await findRow(tx.db, id);
-  if (!before) throw new NotFound('Item', id);
-  // Publishing a whole valid record checks nothing: the site's locales are not needed.
-  const [model, fields, locales] = await Promise.all([
-    findItemTypeOrFail(tx.db, before.item_type_id),
-    fieldsOfModel(tx.db, before.item_type_id),
-    selection || !before.current_valid ? siteLocales(tx.db) : [],
-  ]);
+  const found = await recordForRequest(tx, id);
+  if (!found) throw new NotFound('Item', id);
+  const {
+    row: before,
+    context: { model, fields, locales, state },
+  } = found;
   if (model.tree && before.parent_id !== null) {
     const parents = await unpublishedAncestors(tx.db, id);
     if (parents.length > 0 && !options.recursive)
@@ -133,13 +128,13 @@ export async function publishInTransaction(
   const snapshot = fields.some(holdsBlocks) ? { values: current, schema } : undefined;
   const entity = eventEntityOf(row, model, fields, snapshot);
   const previous = eventEntityOf(before, model, fields, snapshot);
-  await emitItemEvent(tx, model.id, 'publish', entity, previous);
+  await emitItemEvent(tx, state, 'publish', entity, previous);
   return entity.plain;
 }
 
 /** The published values and status once `locales` are withdrawn; null: nothing stays published. */
 function withdrawLocales(
-  before: ItemRow,
+  before: StoredItem,
   fields: readonly ItemField[],
   locales: readonly string[],
   requested: readonly string[],
@@ -176,13 +171,12 @@ export async function unpublishInTransaction(
   locales?: readonly string[],
   options: TreeOptions = {},
 ): Promise<Resource> {
-  const before = await findRow(tx.db, id);
-  if (!before) throw new NotFound('Item', id);
-  const [model, fields, site] = await Promise.all([
-    findItemTypeOrFail(tx.db, before.item_type_id),
-    fieldsOfModel(tx.db, before.item_type_id),
-    locales ? siteLocales(tx.db) : [],
-  ]);
+  const found = await recordForRequest(tx, id);
+  if (!found) throw new NotFound('Item', id);
+  const {
+    row: before,
+    context: { model, fields, locales: site, state },
+  } = found;
   if (locales) checkLocalesExist(locales, site);
   const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
   if (model.tree && remaining === null) {
@@ -220,6 +214,6 @@ export async function unpublishInTransaction(
   const snapshot = await storedSnapshot(tx.db, before, fields);
   const entity = eventEntityOf(row, model, fields, snapshot);
   const previous = eventEntityOf(before, model, fields, snapshot);
-  await emitItemEvent(tx, model.id, 'unpublish', entity, previous);
+  await emitItemEvent(tx, state, 'unpublish', entity, previous);
   return entity.plain;
 }

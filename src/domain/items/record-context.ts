@@ -1,11 +1,11 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
+import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
-import { cachedSchemaRead } from '../schema-cache/caches.ts';
+import { cachedSchemaRead, readsSchemaCache } from '../schema-cache/caches.ts';
 import type { ItemField } from './model-fields.ts';
 
 /**
@@ -156,25 +156,48 @@ export async function recordWithContext(
 }
 
 /**
- * A record and its model's context for a request: the row alone, then the context from
- * the schema cache at the version the request read with its token (no statement when
- * kept). Without a version, both in one statement.
+ * The context of the model with this id or api_key for a request or a record write: from
+ * the schema cache at the scope's version (no statement when kept), else loaded.
+ */
+export async function contextOf(
+  scope: Scope | ScopedTransaction,
+  idOrApiKey: string,
+): Promise<RecordContext | undefined> {
+  if (!readsSchemaCache(scope)) return modelContext(scope.db, idOrApiKey);
+  try {
+    // Kept under each key it is asked by: an id and an api_key name the same context.
+    return await cachedSchemaRead(scope, `context:${idOrApiKey}`, async () => {
+      const found = await modelContext(scope.db, idOrApiKey);
+      if (!found) throw new NoSuchModel();
+      return found;
+    });
+  } catch (error) {
+    if (error instanceof NoSuchModel) return undefined;
+    throw error;
+  }
+}
+
+/** A missing model, thrown out of a cached load so that nothing is kept. */
+class NoSuchModel extends Error {}
+
+/**
+ * A record and its model's context for a request or a record write: the row alone, then
+ * the context from the schema cache at the scope's version (no statement when kept).
+ * Without a version, both in one statement. The row is read as `recordWithContext` reads
+ * it: a write's lock on its environment keeps other writes from changing it meanwhile.
  */
 export async function recordForRequest(
-  scope: Scope,
+  scope: Scope | ScopedTransaction,
   id: string,
 ): Promise<{ row: StoredItem; context: RecordContext } | undefined> {
-  if (scope.schemaVersion === undefined) return recordWithContext(scope.db, id);
+  if (!readsSchemaCache(scope)) return recordWithContext(scope.db, id);
   const [row] = await executePrepared(
     scope.db,
     scope.db.selectFrom('items').select(ITEM_COLUMNS).where('items.id', '=', id),
   );
   if (!row) return undefined;
-  const context = await cachedSchemaRead(scope, `context:${row.item_type_id}`, async () => {
-    const found = await modelContext(scope.db, row.item_type_id);
-    // The model (and the record with it) was deleted since the row was read.
-    if (!found) throw new NotFound('Item', id);
-    return found;
-  });
+  const context = await contextOf(scope, row.item_type_id);
+  // The model (and the record with it) was deleted since the row was read.
+  if (!context) throw new NotFound('Item', id);
   return { row, context };
 }

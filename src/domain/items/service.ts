@@ -20,12 +20,7 @@ import { BlockSession } from './blocks.ts';
 import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
-import {
-  modelContext,
-  recordForRequest,
-  recordWithContext,
-  type StoredItem,
-} from './record-context.ts';
+import { contextOf, recordForRequest, type StoredItem } from './record-context.ts';
 import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues } from './values.ts';
@@ -135,9 +130,9 @@ function versionRow(
   };
 }
 
-/** A record and its context, or NotFound. */
-export async function findRecordOrFail(db: EnvQueryable, id: string) {
-  const found = await recordWithContext(db, id);
+/** A record and its context (the context from the schema cache when kept), or NotFound. */
+export async function findRecordOrFail(tx: ScopedTransaction, id: string) {
+  const found = await recordForRequest(tx, id);
   if (!found) throw new NotFound('Item', id);
   return found;
 }
@@ -248,7 +243,7 @@ export async function createItem(
       throw new ValidationFailed('Item', [
         { field: 'item_type', code: 'VALIDATION_REQUIRED', message: 'is required' },
       ]);
-    const context = await modelContext(trx, input.itemType);
+    const context = await contextOf(tx, input.itemType);
     if (!context) throw new NotFound('Item type', input.itemType);
     const { model, fields, locales } = context;
     const issues = new Issues('Item');
@@ -366,7 +361,7 @@ export async function updateItem(
     const {
       row: before,
       context: { model, fields, locales, state },
-    } = await findRecordOrFail(trx, id);
+    } = await findRecordOrFail(tx, id);
     if (
       input.meta.current_version !== undefined &&
       input.meta.current_version !== before.current_version_id
@@ -478,7 +473,7 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
     const {
       row,
       context: { model, fields, state: stateBefore },
-    } = await findRecordOrFail(trx, id);
+    } = await findRecordOrFail(tx, id);
     let state = stateBefore;
     // Read before the delete takes the record's blocks with it.
     const snapshot = await storedSnapshot(trx, row, fields);

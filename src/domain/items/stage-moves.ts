@@ -15,7 +15,7 @@ export async function moveToStage(scope: Scope, id: string, stage: string): Prom
     const {
       row: before,
       context: { model, fields, state },
-    } = await findRecordOrFail(tx.db, id);
+    } = await findRecordOrFail(tx, id);
     if (model.workflow_id === null)
       throw new DomainError('INVALID_ATTRIBUTES', `record ${id}: its model follows no workflow`);
     const stages = await workflowStages(tx.db, model.workflow_id);

@@ -1,5 +1,5 @@
 import type { DatabaseHandle, Db } from '../../db/client.ts';
-import type { Scope } from '../../db/environment-scope.ts';
+import type { Scope, ScopedTransaction } from '../../db/environment-scope.ts';
 import { AuthCache } from './auth-cache.ts';
 import { SchemaCache } from './schema-cache.ts';
 
@@ -56,13 +56,30 @@ export async function invalidateOnNotify(
 }
 
 /**
- * A schema document for a request: from the cache at the version the request read with
- * its token, else loaded (and kept). Scopes without a version (tools, transactions) load.
+ * Where a scope may read schema documents from the cache: a request's pool at the version
+ * it read with its token, a transaction's at the version it read under the environment's
+ * lock (ScopedTransaction). Scopes without a version (tools, bootstrap) read none.
  */
-export function cachedSchemaRead<T>(scope: Scope, key: string, load: () => Promise<T>): Promise<T> {
-  const at =
-    scope.schemaVersion === undefined
-      ? null
-      : { environmentNumber: scope.environment.number, version: scope.schemaVersion };
-  return schemaCacheOf(scope.project).read(at, key, load);
+function cachePlace(scope: Scope | ScopedTransaction): { pool: Db; version: string } | null {
+  if ('schemaAt' in scope) return scope.schemaAt;
+  return scope.schemaVersion === undefined
+    ? null
+    : { pool: scope.project, version: scope.schemaVersion };
+}
+
+/** Whether reads in this scope may be served from the schema cache. */
+export function readsSchemaCache(scope: Scope | ScopedTransaction): boolean {
+  return cachePlace(scope) !== null;
+}
+
+/** A schema document: from the cache at the scope's version, else loaded (and kept). */
+export function cachedSchemaRead<T>(
+  scope: Scope | ScopedTransaction,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
+  const place = cachePlace(scope);
+  if (place === null) return load();
+  const at = { environmentNumber: scope.environment.number, version: place.version };
+  return schemaCacheOf(place.pool).read(at, key, load);
 }
