@@ -64,10 +64,7 @@ export type Scope = Readonly<{
  * Both handles of one transaction, on the same connection, and where the transaction may
  * take schema documents from the schema cache (domain/schema-cache): the cache of the pool
  * it runs on (kept per pool) at the schema version `inEnvironmentTransaction` read under the
- * environment's lock. No other change to the environment's schema commits while the lock is
- * held, so that version stays the transaction's own until the transaction writes schema
- * rows itself: only record writes, which read their model before writing any, read through
- * it. Null where nothing read the version (bootstrap).
+ * environment's lock. Null unless the change declared itself a record change (RECORD_CHANGE).
  */
 export type ScopedTransaction = Readonly<{
   environment: EnvironmentRef;
@@ -195,6 +192,17 @@ async function enterEnvironment(
   return rows[0];
 }
 
+export type ChangeOptions = Readonly<{ readsSchemaCache?: boolean }>;
+
+/**
+ * A change that writes no schema rows before its last read of the schema: a record change
+ * (a model's singleton link is written last). No other change to the environment's schema
+ * commits while the lock is held, so the version read under it is the schema such a change
+ * reads, and its reads may be served from the schema cache at that version. A change that
+ * writes schema rows reads the schema as its own writes left it, never from the cache.
+ */
+export const RECORD_CHANGE: ChangeOptions = { readsSchemaCache: true };
+
 /**
  * Runs a change to one environment in one transaction holding that environment's
  * schema lock: schema writes are rare and short, and serialising them per environment
@@ -209,6 +217,7 @@ async function enterEnvironment(
 export async function inEnvironmentTransaction<T>(
   scope: Scope,
   fn: (tx: ScopedTransaction) => Promise<T>,
+  options: ChangeOptions = {},
 ): Promise<T> {
   return throughWriteGate(scope.project, scope.environment.number, () =>
     scope.project.transaction().execute(async (trx) => {
@@ -235,10 +244,13 @@ export async function inEnvironmentTransaction<T>(
         );
       }
       return fn(
-        scopedTransaction(trx, environmentRef(current), {
-          pool: scope.project,
-          version: current.schema_version,
-        }),
+        scopedTransaction(
+          trx,
+          environmentRef(current),
+          options.readsSchemaCache
+            ? { pool: scope.project, version: current.schema_version }
+            : null,
+        ),
       );
     }),
   );

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
   inEnvironmentTransaction,
+  RECORD_CHANGE,
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
@@ -51,7 +52,11 @@ export async function publishItem(
   selection?: ContentSelection,
   options: TreeOptions = {},
 ): Promise<Resource> {
-  return inEnvironmentTransaction(scope, (tx) => publishInTransaction(tx, id, selection, options));
+  return inEnvironmentTransaction(
+    scope,
+    (tx) => publishInTransaction(tx, id, selection, options),
+    RECORD_CHANGE,
+  );
 }
 
 /** Publishing inside the caller's transaction. */
@@ -161,7 +166,11 @@ export async function unpublishItem(
   locales?: readonly string[],
   options: TreeOptions = {},
 ): Promise<Resource> {
-  return inEnvironmentTransaction(scope, (tx) => unpublishInTransaction(tx, id, locales, options));
+  return inEnvironmentTransaction(
+    scope,
+    (tx) => unpublishInTransaction(tx, id, locales, options),
+    RECORD_CHANGE,
+  );
 }
 
 /** Unpublishing inside the caller's transaction. */

@@ -6,6 +6,7 @@ import {
   inEnvironmentTransaction,
   isVanishedEnvironmentError,
   qualifiedTable,
+  RECORD_CHANGE,
   type Scope,
   scopeFor,
 } from '../../db/environment-scope.ts';
@@ -100,29 +101,33 @@ export async function runDueSchedules(
 async function runNext(scope: Scope, logger: ScheduleLogger): Promise<Outcome> {
   let claimed: ScheduledActionRow | undefined;
   try {
-    return await inEnvironmentTransaction(scope, async (tx) => {
-      claimed = await tx.db
-        .selectFrom('scheduled_actions')
-        .selectAll()
-        .where('failed_at', 'is', null)
-        .where('due_at', '<=', sql<Date>`now()`)
-        .orderBy('due_at')
-        .limit(1)
-        .forUpdate()
-        .skipLocked()
-        .executeTakeFirst();
-      if (!claimed) return 'none';
-      await tx.db.deleteFrom('scheduled_actions').where('seq', '=', claimed.seq).execute();
-      // Cleared first, so the event's entity shows the schedule done.
-      await tx.db
-        .updateTable('items')
-        .set({ [SCHEDULE_KINDS[claimed.action].column]: null })
-        .where('id', '=', claimed.item_id)
-        .execute();
-      if (claimed.action === 'publish') await publishInTransaction(tx, claimed.item_id);
-      else await unpublishInTransaction(tx, claimed.item_id);
-      return 'ran';
-    });
+    return await inEnvironmentTransaction(
+      scope,
+      async (tx) => {
+        claimed = await tx.db
+          .selectFrom('scheduled_actions')
+          .selectAll()
+          .where('failed_at', 'is', null)
+          .where('due_at', '<=', sql<Date>`now()`)
+          .orderBy('due_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (!claimed) return 'none';
+        await tx.db.deleteFrom('scheduled_actions').where('seq', '=', claimed.seq).execute();
+        // Cleared first, so the event's entity shows the schedule done.
+        await tx.db
+          .updateTable('items')
+          .set({ [SCHEDULE_KINDS[claimed.action].column]: null })
+          .where('id', '=', claimed.item_id)
+          .execute();
+        if (claimed.action === 'publish') await publishInTransaction(tx, claimed.item_id);
+        else await unpublishInTransaction(tx, claimed.item_id);
+        return 'ran';
+      },
+      RECORD_CHANGE,
+    );
   } catch (error) {
     if (error instanceof DomainError && ENVIRONMENT_BUSY.has(error.code)) return 'later';
     if (isVanishedEnvironmentError(error)) return 'later';

@@ -3,6 +3,7 @@ import {
   type EnvQueryable,
   type EnvTrx,
   inEnvironmentTransaction,
+  RECORD_CHANGE,
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
@@ -220,11 +221,15 @@ async function runChange(
   fn: (tx: ScopedTransaction) => Promise<Resource>,
 ): Promise<Resource> {
   try {
-    return await inEnvironmentTransaction(scope, async (tx) => {
-      const entity = await fn(tx);
-      if (validateOnly) throw new ValidatedOnly(entity);
-      return entity;
-    });
+    return await inEnvironmentTransaction(
+      scope,
+      async (tx) => {
+        const entity = await fn(tx);
+        if (validateOnly) throw new ValidatedOnly(entity);
+        return entity;
+      },
+      RECORD_CHANGE,
+    );
   } catch (error) {
     if (error instanceof ValidatedOnly) return error.entity;
     throw error;
@@ -468,30 +473,34 @@ export async function updateItem(
 }
 
 export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
-  return inEnvironmentTransaction(scope, async (tx) => {
-    const trx = tx.db;
-    const {
-      row,
-      context: { model, fields, state: stateBefore },
-    } = await findRecordOrFail(tx, id);
-    let state = stateBefore;
-    // Read before the delete takes the record's blocks with it.
-    const snapshot = await storedSnapshot(trx, row, fields);
-    const [deleted] = await trx
-      .deleteFrom('items')
-      .where('id', '=', id)
-      .returning(creatorColumn(row.creator_id))
-      .execute();
-    if (model.singleton_item_id === id) {
-      await trx
-        .updateTable('item_types')
-        .set({ singleton_item_id: null, has_singleton_item: false })
-        .where('id', '=', model.id)
+  return inEnvironmentTransaction(
+    scope,
+    async (tx) => {
+      const trx = tx.db;
+      const {
+        row,
+        context: { model, fields, state: stateBefore },
+      } = await findRecordOrFail(tx, id);
+      let state = stateBefore;
+      // Read before the delete takes the record's blocks with it.
+      const snapshot = await storedSnapshot(trx, row, fields);
+      const [deleted] = await trx
+        .deleteFrom('items')
+        .where('id', '=', id)
+        .returning(creatorColumn(row.creator_id))
         .execute();
-      state = withSingletonItem(state, null);
-    }
-    const entity = eventEntityOf(row, model, fields, snapshot);
-    await emitItemEvent(tx, state, 'delete', entity, undefined, presentCreator(deleted?.creator));
-    return entity.plain;
-  });
+      if (model.singleton_item_id === id) {
+        await trx
+          .updateTable('item_types')
+          .set({ singleton_item_id: null, has_singleton_item: false })
+          .where('id', '=', model.id)
+          .execute();
+        state = withSingletonItem(state, null);
+      }
+      const entity = eventEntityOf(row, model, fields, snapshot);
+      await emitItemEvent(tx, state, 'delete', entity, undefined, presentCreator(deleted?.creator));
+      return entity.plain;
+    },
+    RECORD_CHANGE,
+  );
 }

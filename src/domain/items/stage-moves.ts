@@ -1,4 +1,4 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
@@ -11,24 +11,28 @@ import { workflowStages } from './stages.ts';
  * workflow does not have, is refused.
  */
 export async function moveToStage(scope: Scope, id: string, stage: string): Promise<Resource> {
-  return inEnvironmentTransaction(scope, async (tx) => {
-    const {
-      row: before,
-      context: { model, fields, state },
-    } = await findRecordOrFail(tx, id);
-    if (model.workflow_id === null)
-      throw new DomainError('INVALID_ATTRIBUTES', `record ${id}: its model follows no workflow`);
-    const stages = await workflowStages(tx.db, model.workflow_id);
-    if (!stages.some((candidate) => candidate.id === stage))
-      throw new DomainError(
-        'INVALID_ATTRIBUTES',
-        `stage "${stage}" is not a stage of the workflow of record ${id} (${stages.map((s) => s.id).join(', ')})`,
-      );
-    await tx.db.updateTable('items').set({ stage }).where('id', '=', id).execute();
-    const snapshot = await storedSnapshot(tx.db, before, fields);
-    const entity = eventEntityOf({ ...before, stage }, model, fields, snapshot);
-    const previous = eventEntityOf(before, model, fields, snapshot);
-    await emitItemEvent(tx, state, 'update', entity, previous);
-    return entity.plain;
-  });
+  return inEnvironmentTransaction(
+    scope,
+    async (tx) => {
+      const {
+        row: before,
+        context: { model, fields, state },
+      } = await findRecordOrFail(tx, id);
+      if (model.workflow_id === null)
+        throw new DomainError('INVALID_ATTRIBUTES', `record ${id}: its model follows no workflow`);
+      const stages = await workflowStages(tx.db, model.workflow_id);
+      if (!stages.some((candidate) => candidate.id === stage))
+        throw new DomainError(
+          'INVALID_ATTRIBUTES',
+          `stage "${stage}" is not a stage of the workflow of record ${id} (${stages.map((s) => s.id).join(', ')})`,
+        );
+      await tx.db.updateTable('items').set({ stage }).where('id', '=', id).execute();
+      const snapshot = await storedSnapshot(tx.db, before, fields);
+      const entity = eventEntityOf({ ...before, stage }, model, fields, snapshot);
+      const previous = eventEntityOf(before, model, fields, snapshot);
+      await emitItemEvent(tx, state, 'update', entity, previous);
+      return entity.plain;
+    },
+    RECORD_CHANGE,
+  );
 }
