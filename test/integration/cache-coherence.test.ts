@@ -4,8 +4,15 @@ import { buildClient, type Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.ts';
+import {
+  inEnvironmentTransaction,
+  loadScope,
+  RECORD_CHANGE,
+} from '../../src/db/environment-scope.ts';
+import { ValidationFailed } from '../../src/domain/errors.ts';
+import { publishInTransaction } from '../../src/domain/items/publishing.ts';
 import { authCacheOf, schemaCacheOf } from '../../src/domain/schema-cache/caches.ts';
-import { rejectsWithApiError } from '../support/api-errors.ts';
+import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
 import { buildField, buildModel } from '../support/factories.ts';
@@ -210,6 +217,115 @@ test('raw SQL through the server database handle is seen by the next request; a 
   );
   await sql`DELETE FROM access_tokens WHERE id = ${tokenId}`.execute(server.db);
   await rejectsWithApiError(limited.itemTypes.list(), 'INVALID_AUTHORIZATION_HEADER');
+});
+
+/** A record write's refusal: its INVALID_FIELD details' code for `field`. */
+async function refusal(write: Promise<unknown>, field: string): Promise<string | undefined> {
+  const error = apiError(
+    await write.then(
+      () => assert.fail('the write was accepted'),
+      (e) => e,
+    ),
+  );
+  return error.findError('INVALID_FIELD', { field })?.attributes.details.code as string | undefined;
+}
+
+/**
+ * Record writes take their model's context from the schema cache, at the version read
+ * under the environment's lock: a schema change committed before the write, through the
+ * API or by raw SQL, is what the write validates against and acts on.
+ */
+test('a record write right after a schema change is checked against the new schema', async () => {
+  const server = await startTestServer();
+  cleanups.push(() => server.close());
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'memo' });
+  const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const item_type = { type: 'item_type' as const, id: model.id };
+  // Each write keeps the model's context at the version it read; the second is served it.
+  const record = await client.items.create({ item_type, title: 'Hello there' });
+  assert.ok(schemaCacheOf(server.db).size(1) > 0);
+  await client.items.update(record.id, { title: 'Hello again' });
+  await client.items.publish(record.id);
+
+  // A validator added through the API.
+  await client.fields.update(title.id, { validators: { length: { max: 5 } } });
+  assert.equal(
+    await refusal(client.items.update(record.id, { title: 'far too long' }), 'title'),
+    'VALIDATION_LENGTH',
+  );
+  assert.equal(
+    await refusal(client.items.create({ item_type, title: 'far too long' }), 'title'),
+    'VALIDATION_LENGTH',
+  );
+  // The record saved before the validator is invalid now: publishing it checks it.
+  assert.equal(await refusal(client.items.publish(record.id), 'title'), 'VALIDATION_LENGTH');
+  await client.items.update(record.id, { title: 'Short' });
+
+  // Raw SQL through the server's own database handle, bypassing the API.
+  await sql`UPDATE env_1.fields SET validators = '{"required": {}}' WHERE id = ${title.id}`.execute(
+    server.db,
+  );
+  assert.equal(await refusal(client.items.create({ item_type }), 'title'), 'VALIDATION_REQUIRED');
+  assert.equal(
+    await refusal(client.items.update(record.id, { title: null }), 'title'),
+    'VALIDATION_REQUIRED',
+  );
+  await sql`UPDATE env_1.item_types SET draft_mode_active = true WHERE id = ${model.id}`.execute(
+    server.db,
+  );
+  // In draft mode an update no longer publishes: the record has unpublished changes.
+  const updated = await client.items.update(record.id, { title: 'Draft' });
+  assert.equal(updated.meta.status, 'updated');
+  await sql`UPDATE env_1.fields SET api_key = 'headline' WHERE id = ${title.id}`.execute(server.db);
+  const renamed = await client.items.update(record.id, { headline: 'Again' } as never);
+  assert.equal(renamed.headline, 'Again');
+});
+
+/**
+ * A change that writes schema rows and then acts on records in the same transaction (a
+ * field's records refreshed, say) reads the schema as its own writes left it, even where
+ * the cache holds the model at the version the transaction read under the lock.
+ */
+test('a transaction that changes the schema never acts on records with a cached context', async () => {
+  const server = await startTestServer();
+  cleanups.push(() => server.close());
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'memo' });
+  const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const record = await client.items.create({
+    item_type: { type: 'item_type', id: model.id },
+    title: 'Hello there',
+  });
+  // Kept in the cache at the version the transaction below reads under the lock.
+  await client.items.publish(record.id);
+  await client.items.unpublish(record.id);
+  const scope = await loadScope(server.db);
+  const version = await schemaVersion(server.db);
+
+  await assert.rejects(
+    inEnvironmentTransaction(scope, async (tx) => {
+      assert.equal(tx.schemaAt, null);
+      await sql`UPDATE env_1.fields SET validators = '{"length": {"max": 5}}' WHERE id = ${title.id}`.execute(
+        tx.db,
+      );
+      await sql`UPDATE env_1.items SET current_valid = false WHERE id = ${record.id}`.execute(
+        tx.db,
+      );
+      await publishInTransaction(tx, record.id);
+    }),
+    (error) => error instanceof ValidationFailed && error.issues[0]?.code === 'VALIDATION_LENGTH',
+  );
+  // A record change reads the cache at the version it read under the lock.
+  await inEnvironmentTransaction(
+    scope,
+    async (tx) => {
+      assert.equal(tx.schemaAt?.version, version);
+      assert.equal(tx.schemaAt?.pool, server.db);
+    },
+    RECORD_CHANGE,
+  );
+  assert.equal((await client.items.publish(record.id)).meta.status, 'published');
 });
 
 test('a destroyed, renamed or promoted environment is never answered from what was cached', async () => {
