@@ -19,7 +19,7 @@ import {
   withoutLocales,
 } from './locale-content.ts';
 import type { ItemField } from './model-fields.ts';
-import { recordForRequest, type StoredItem } from './record-context.ts';
+import { recordAndContext, type StoredItem } from './record-context.ts';
 import { byApiKey, emitItemEvent } from './service.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';
@@ -66,7 +66,7 @@ export async function publishInTransaction(
   selection?: ContentSelection,
   options: TreeOptions = {},
 ): Promise<Resource> {
-  const found = await recordForRequest(tx, id);
+  const found = await recordAndContext(tx, id);
   if (!found) throw new NotFound('Item', id);
   const {
     row: before,
@@ -180,7 +180,7 @@ export async function unpublishInTransaction(
   locales?: readonly string[],
   options: TreeOptions = {},
 ): Promise<Resource> {
-  const found = await recordForRequest(tx, id);
+  const found = await recordAndContext(tx, id);
   if (!found) throw new NotFound('Item', id);
   const {
     row: before,

@@ -186,7 +186,7 @@ class NoSuchModel extends Error {}
  * Without a version, both in one statement. The row is read as `recordWithContext` reads
  * it: a write's lock on its environment keeps other writes from changing it meanwhile.
  */
-export async function recordForRequest(
+export async function recordAndContext(
   scope: Scope | ScopedTransaction,
   id: string,
 ): Promise<{ row: StoredItem; context: RecordContext } | undefined> {

@@ -21,7 +21,7 @@ import { BlockSession } from './blocks.ts';
 import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
-import { contextOf, recordForRequest, type StoredItem } from './record-context.ts';
+import { contextOf, recordAndContext, type StoredItem } from './record-context.ts';
 import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues } from './values.ts';
@@ -133,7 +133,7 @@ function versionRow(
 
 /** A record and its context (the context from the schema cache when kept), or NotFound. */
 export async function findRecordOrFail(tx: ScopedTransaction, id: string) {
-  const found = await recordForRequest(tx, id);
+  const found = await recordAndContext(tx, id);
   if (!found) throw new NotFound('Item', id);
   return found;
 }
@@ -149,7 +149,7 @@ export async function findItem(
   id: string,
   options: { version?: string; nested?: boolean } = {},
 ): Promise<Resource> {
-  const found = await recordForRequest(scope, id);
+  const found = await recordAndContext(scope, id);
   if (!found) throw new NotFound('Item', id);
   const {
     row,
