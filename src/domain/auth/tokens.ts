@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { JoinBuilder } from 'kysely';
 import type { Db } from '../../db/client.ts';
-import { executePrepared } from '../../db/prepared.ts';
-import type { EnvironmentRow } from '../../db/schema.ts';
+import { preparedShape } from '../../db/prepared.ts';
+import type { EnvironmentRow, ProjectDatabase } from '../../db/schema.ts';
 import type { Actor, Permission } from '../actor.ts';
 import { authCacheOf } from '../schema-cache/caches.ts';
 import { deepFreeze } from '../schema-cache/deep-freeze.ts';
@@ -80,7 +81,11 @@ export async function authenticate(
     const read = await readAuthentication(db, hash, environmentId);
     if (!read) return null;
     kept = read;
-    cache?.keep(key, kept, generation);
+    if (cache) {
+      // Frozen when kept: the one process then hands the same answer to every request.
+      deepFreeze(kept.found);
+      cache.keep(key, kept, generation);
+    }
   }
   if (await recordCmaAccess(db, kept.found.actor.tokenId, kept.lastAccessAt)) {
     kept.lastAccessAt = new Date();
@@ -88,19 +93,16 @@ export async function authenticate(
   return kept.found;
 }
 
-async function readAuthentication(
+/** The token's row joined to its role and to the environment `join` picks. */
+function authenticationQuery(
   db: Db,
   tokenHash: string,
-  environmentId: string | null,
-): Promise<Kept | null> {
-  const query = db
+  environment: (join: JoinBuilder<AuthTables, 'e'>) => JoinBuilder<AuthTables, 'e'>,
+) {
+  return db
     .selectFrom('access_tokens')
     .innerJoin('roles', 'roles.id', 'access_tokens.role_id')
-    .leftJoin('environments as e', (join) =>
-      environmentId === null
-        ? join.on('e.is_primary', '=', true)
-        : join.on('e.id', '=', environmentId),
-    )
+    .leftJoin('environments as e', environment)
     .select([
       'access_tokens.id as tokenId',
       'access_tokens.last_cma_access_at',
@@ -117,7 +119,26 @@ async function readAuthentication(
       'e.schema_version',
     ])
     .where('token_hash', '=', tokenHash);
-  const [row] = await executePrepared(db, query);
+}
+
+type AuthTables = ProjectDatabase & { e: ProjectDatabase['environments'] };
+
+// Built and compiled once each (preparedShape): the statement every request may run.
+const withPrimary = preparedShape((db: Db, tokenHash: string) =>
+  authenticationQuery(db, tokenHash, (join) => join.on('e.is_primary', '=', true)),
+);
+const withEnvironment = preparedShape((db: Db, tokenHash: string, environmentId: string) =>
+  authenticationQuery(db, tokenHash, (join) => join.on('e.id', '=', environmentId)),
+);
+
+async function readAuthentication(
+  db: Db,
+  tokenHash: string,
+  environmentId: string | null,
+): Promise<Kept | null> {
+  const [row] = await (environmentId === null
+    ? withPrimary(db, tokenHash)
+    : withEnvironment(db, tokenHash, environmentId));
   if (!row?.can_access_cma) return null;
   // Most roles inherit nothing: then the joined row is the whole chain.
   const chain =
@@ -145,6 +166,5 @@ async function readAuthentication(
           status: row.status,
           schema_version: row.schema_version,
         };
-  // Frozen: an embedded process hands the same answer to every request with this token.
-  return { found: deepFreeze({ actor, environment }), lastAccessAt: row.last_cma_access_at };
+  return { found: { actor, environment }, lastAccessAt: row.last_cma_access_at };
 }
