@@ -3,7 +3,7 @@ import { before, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { apiError } from '../support/api-errors.ts';
-import { buildField, buildModel } from '../support/factories.ts';
+import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { seedRecords, seedSchema } from '../support/seed-schema.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -26,8 +26,6 @@ before(async () => {
   modelId = (await buildModel(admin)).id;
   await buildField(admin, { itemTypeId: modelId, api_key: 'title' });
 });
-
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 
 /** Polls until the environment is ready; returns the progress figures seen meanwhile. */
 async function untilReady(id: string): Promise<number[]> {
@@ -73,7 +71,7 @@ test('during a fork other environments are served, and writes to the source neve
   // Writes to the source meanwhile (each a record and its first version, two tables
   // the copy takes one after the other).
   const writes = Promise.all(
-    [1, 2, 3].map((i) => admin.items.create({ item_type: itemType(modelId), title: `w${i}` })),
+    [1, 2, 3].map((i) => admin.items.create({ item_type: itemTypeRef(modelId), title: `w${i}` })),
   );
   const seen = await untilReady('snapshot');
   const written = await writes;
@@ -116,7 +114,7 @@ test('a fast fork makes the source read-only (423) until the copy ends; other en
   assert.equal(started.meta.status, 'creating');
   assert.equal((await admin.environments.find('main')).meta.read_only_mode, true);
   await assert.rejects(
-    admin.items.create({ item_type: itemType(modelId), title: 'refused' }),
+    admin.items.create({ item_type: itemTypeRef(modelId), title: 'refused' }),
     (error) => {
       assert.equal(apiError(error).response.status, 423);
       assert.ok(apiError(error).findError('ENVIRONMENT_IN_READ_ONLY_MODE'));
@@ -128,7 +126,7 @@ test('a fast fork makes the source read-only (423) until the copy ends; other en
 
   await untilReady('fast-copy');
   assert.equal((await admin.environments.find('main')).meta.read_only_mode, false);
-  const accepted = await admin.items.create({ item_type: itemType(modelId), title: 'accepted' });
+  const accepted = await admin.items.create({ item_type: itemTypeRef(modelId), title: 'accepted' });
   assert.equal(accepted.title, 'accepted');
   await admin.environments.destroy('fast-copy');
 });

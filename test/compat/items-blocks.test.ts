@@ -8,13 +8,13 @@ import {
   buildField,
   buildModel,
   buildRecord,
+  itemTypeRef,
 } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 const client = server.client();
 
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 type Values = Record<string, unknown>;
 type NestedBlock = { id: string; type: string; attributes: Values; relationships: Values };
 
@@ -64,7 +64,7 @@ describe('blocks in records', () => {
   test('rich_text: created inline, ids by default, whole with nested=true, not listed', async () => {
     const { block, model } = await pageModel();
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: 'Page',
       sections: [
         blockInRequest({ itemTypeId: block.id, attributes: { title: 'One' } }),
@@ -87,7 +87,7 @@ describe('blocks in records', () => {
         [ids[1], 'item', 'Two'],
       ],
     );
-    assert.deepEqual(blocks[0]?.relationships.item_type, { data: itemType(block.id) });
+    assert.deepEqual(blocks[0]?.relationships.item_type, { data: itemTypeRef(block.id) });
     const meta = (blocks[0] as unknown as { meta: Values }).meta;
     assert.equal(meta.current_version, record.meta.current_version, 'saved with its record');
     assert.equal(typeof meta.created_at, 'string');
@@ -120,7 +120,7 @@ describe('blocks in records', () => {
       },
     });
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       hero: blockInRequest({ itemTypeId: block.id, attributes: { title: 'Hero' } }),
       body: {
         schema: 'dast',
@@ -174,7 +174,7 @@ describe('blocks in records', () => {
     const { block, model } = await pageModel();
     await buildField(client, { itemTypeId: block.id, api_key: 'note' });
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: ['A', 'B', 'C'].map((title) =>
         blockInRequest({ itemTypeId: block.id, attributes: { title, note: `note ${title}` } }),
       ),
@@ -229,7 +229,7 @@ describe('blocks in records', () => {
       validators: { rich_text_blocks: { item_types: [outer.id] } },
     });
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [
         blockInRequest({
           itemTypeId: outer.id,
@@ -267,7 +267,7 @@ describe('blocks in records', () => {
       { field: 'validators' },
     );
     const create = (sections: unknown[]) =>
-      client.items.create({ item_type: itemType(model.id), sections } as never);
+      client.items.create({ item_type: itemTypeRef(model.id), sections } as never);
     await rejectsWithApiError(
       create([
         blockInRequest({ itemTypeId: block.id, attributes: { code: 'ok' } }),
@@ -297,7 +297,7 @@ describe('blocks in records', () => {
     const other = await buildBlockModel(client);
     await rejectsWithApiError(
       client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         sections: [blockInRequest({ itemTypeId: other.id, attributes: { title: 'x' } })],
       }),
       'INVALID_FIELD',
@@ -306,7 +306,7 @@ describe('blocks in records', () => {
     const plain = await buildModel(client);
     await rejectsWithApiError(
       client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         sections: [blockInRequest({ itemTypeId: plain.id, attributes: { title: 'x' } })],
       }),
       'INVALID_FIELD',
@@ -314,12 +314,12 @@ describe('blocks in records', () => {
     );
     const { block, model: second } = await pageModel();
     const owner = await client.items.create({
-      item_type: itemType(second.id),
+      item_type: itemTypeRef(second.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'mine' } })],
     });
     const stolen = (owner.sections as string[])[0] ?? '';
     await rejectsWithApiError(
-      client.items.create({ item_type: itemType(second.id), sections: [stolen] }),
+      client.items.create({ item_type: itemTypeRef(second.id), sections: [stolen] }),
       'INVALID_FIELD',
       { field: 'sections.0' },
     );
@@ -336,14 +336,14 @@ describe('blocks in records', () => {
     assert.ok(main);
     await rejectsWithApiError(
       client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         sections: { [main]: [blockInRequest({ itemTypeId: block.id, attributes: { title: 7 } })] },
       } as never),
       'INVALID_FIELD',
       { field: `sections.${main}.0.title` },
     );
     const created = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: { [main]: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'M' } })] },
     } as never);
     const ids = (created.sections as Record<string, string[]>)[main] ?? [];
@@ -373,7 +373,7 @@ describe('blocks in records', () => {
   test('destroying the record removes its blocks; a fork copies them', async () => {
     const { block, model } = await pageModel();
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'Kept' } })],
     });
     const environment = `blocks-fork-${Date.now().toString(36)}`;
@@ -398,7 +398,7 @@ describe('blocks in records', () => {
   test('versions hold their blocks; restoring one never names a deleted block', async () => {
     const { block, model } = await pageModel();
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'v1' } })],
     });
     const [first] = record.sections as string[];
@@ -423,7 +423,7 @@ describe('blocks in records', () => {
     const { block, model } = await pageModel();
     await client.itemTypes.update(model.id, { draft_mode_active: true });
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'Live' } })],
     });
     await client.items.publish(record.id);
@@ -458,7 +458,7 @@ describe('blocks in records', () => {
   test('schema changes reach blocks', async () => {
     const { block, model } = await pageModel();
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'T' } })],
     });
     await buildField(client, { itemTypeId: block.id, api_key: 'tag', default_value: 'new' });
@@ -482,7 +482,7 @@ describe('blocks in records', () => {
       validators: { rich_text_blocks: { item_types: [block.id, kept.id] } },
     });
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [
         blockInRequest({ itemTypeId: block.id, attributes: { title: 'goes' } }),
         blockInRequest({ itemTypeId: kept.id, attributes: { title: 'stays' } }),
@@ -512,14 +512,14 @@ describe('blocks in records', () => {
     });
     await rejectsWithApiError(
       client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         sections: [blockInRequest({ itemTypeId: block.id, attributes: { link: model.id } })],
       }),
       'INVALID_FIELD',
       { field: 'sections.0.link', code: 'VALIDATION_ITEM_ITEM_TYPE' },
     );
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { link: target.id } })],
     });
     const references = await client.items.references(target.id);

@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
-import { buildField, buildModel } from '../support/factories.ts';
+import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 const client = server.client();
-
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 
 /** `meta.total_count` of a list (one record per page: the count is of all of them). */
 async function totalCount(
@@ -25,7 +23,8 @@ test('meta.total_count follows creates, destroys, bulk destroys, forks and model
   const articles = await buildModel(client);
   await buildField(client, { itemTypeId: articles.id, api_key: 'title' });
   const notes = await buildModel(client);
-  const create = (on: Client, modelId: string) => on.items.create({ item_type: itemType(modelId) });
+  const create = (on: Client, modelId: string) =>
+    on.items.create({ item_type: itemTypeRef(modelId) });
   const [first] = [
     await create(client, articles.id),
     await create(client, articles.id),

@@ -7,6 +7,7 @@ import {
   buildField,
   buildModel,
   buildRecord,
+  itemTypeRef,
 } from '../support/factories.ts';
 import { recordEventCount } from '../support/fixtures.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
@@ -15,15 +16,13 @@ import { useTestServer } from '../support/server.ts';
 const server = useTestServer();
 const client = server.client();
 
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
-
 describe('items.duplicate', () => {
   test('copies the values into a new record, with its own create event and the model included', async () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     await buildField(client, { itemTypeId: model.id, api_key: 'views', field_type: 'integer' });
     const original = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: 'Hello',
       views: 7,
     });
@@ -38,7 +37,7 @@ describe('items.duplicate', () => {
     const copy = await client.items.find(raw.data.id);
     assert.equal(copy.title, 'Hello');
     assert.equal(copy.views, 7);
-    assert.deepEqual(copy.item_type, itemType(model.id));
+    assert.deepEqual(copy.item_type, itemTypeRef(model.id));
     assert.notEqual(copy.meta.current_version, original.meta.current_version);
     assert.equal(await recordEventCount(server.db, 'create'), creates + 1);
     assert.equal(
@@ -54,7 +53,7 @@ describe('items.duplicate', () => {
   test('a copy in a draft-mode model is a draft, whatever the original is', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    const original = await client.items.create({ item_type: itemType(model.id), title: 'x' });
+    const original = await client.items.create({ item_type: itemTypeRef(model.id), title: 'x' });
     await client.items.publish(original.id);
     const copy = await client.items.duplicate(original.id);
     assert.equal(copy.meta.status, 'draft');
@@ -79,7 +78,7 @@ describe('items.duplicate', () => {
     });
     await buildField(client, { itemTypeId: model.id, api_key: 'note' });
     const original = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: 'Post',
       slug: 'post',
       note: 'same',
@@ -98,7 +97,7 @@ describe('items.duplicate', () => {
 
     const singleton = await buildModel(client, { singleton: true });
     await buildField(client, { itemTypeId: singleton.id, api_key: 'title' });
-    const only = await client.items.create({ item_type: itemType(singleton.id), title: 'only' });
+    const only = await client.items.create({ item_type: itemTypeRef(singleton.id), title: 'only' });
     await rejectsWithApiError(client.items.duplicate(only.id), 'ITEM_TYPE_IS_SINGLETON');
 
     const record = await buildRecord(client);
@@ -124,9 +123,9 @@ describe('items.duplicate', () => {
   test('a tree record’s copy keeps its parent; a sortable copy goes last', async () => {
     const tree = await buildModel(client, { tree: true });
     await buildField(client, { itemTypeId: tree.id, api_key: 'title' });
-    const parent = await client.items.create({ item_type: itemType(tree.id), title: 'root' });
+    const parent = await client.items.create({ item_type: itemTypeRef(tree.id), title: 'root' });
     const child = await client.items.create({
-      item_type: itemType(tree.id),
+      item_type: itemTypeRef(tree.id),
       title: 'leaf',
       parent_id: parent.id,
     });
@@ -147,7 +146,7 @@ describe('items.duplicate with blocks', () => {
       validators: { rich_text_blocks: { item_types: [block.id] } },
     });
     const original = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'One' } })],
     });
     const copy = await client.items.duplicate(original.id);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { buildField, buildModel } from '../support/factories.ts';
+import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
@@ -12,8 +12,6 @@ const client = server.client();
 const idOf: Record<string, string> = {};
 const letterOf: Record<string, string> = {};
 let modelId: string;
-
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 
 function dast(text: string) {
   return {
@@ -55,7 +53,7 @@ before(async () => {
     },
   });
   const create = async (letter: string, values: Record<string, unknown>) => {
-    const record = await client.items.create({ item_type: itemType(model.id), ...values });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id), ...values });
     idOf[letter] = record.id;
     letterOf[record.id] = letter;
   };
@@ -295,7 +293,7 @@ describe('filter[query] and filter[only_valid]', () => {
     const other = await buildModel(client);
     await buildField(client, { itemTypeId: other.id, api_key: 'headline' });
     const record = await client.items.create({
-      item_type: itemType(other.id),
+      item_type: itemTypeRef(other.id),
       headline: 'A quick note',
     });
     const found = await client.items.list({ filter: { query: 'quick' }, page: { limit: 500 } });
@@ -306,8 +304,8 @@ describe('filter[query] and filter[only_valid]', () => {
     assert.equal(await letters({}, { only_valid: 'true' }), 'ABC');
     const model = await buildModel(client);
     const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    const empty = await client.items.create({ item_type: itemType(model.id), title: null });
-    const filled = await client.items.create({ item_type: itemType(model.id), title: 'Hi' });
+    const empty = await client.items.create({ item_type: itemTypeRef(model.id), title: null });
+    const filled = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Hi' });
     await client.fields.update(title.id, { validators: { required: {} } });
     const ids = async (filter: Record<string, unknown>) =>
       (
@@ -328,7 +326,7 @@ describe('localized fields are filtered in the locale asked for', () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id, api_key: 'label', localized: true });
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       label: { en: 'red', it: 'rosso' },
     });
     const list = (locale?: string) =>
@@ -348,15 +346,15 @@ describe('tree and sortable records', () => {
   test('parent_id and position filters; meta.has_children on tree records only', async () => {
     const tree = await buildModel(client, { tree: true });
     await buildField(client, { itemTypeId: tree.id, api_key: 'name' });
-    const root = await client.items.create({ item_type: itemType(tree.id), name: 'root' });
+    const root = await client.items.create({ item_type: itemTypeRef(tree.id), name: 'root' });
     assert.equal(root.meta.has_children, false);
     const first = await client.items.create({
-      item_type: itemType(tree.id),
+      item_type: itemTypeRef(tree.id),
       name: 'first',
       parent_id: root.id,
     });
     const second = await client.items.create({
-      item_type: itemType(tree.id),
+      item_type: itemTypeRef(tree.id),
       name: 'second',
       parent_id: root.id,
     });

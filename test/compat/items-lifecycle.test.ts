@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
-import { buildField, buildModel, buildRecord, buildWebhook } from '../support/factories.ts';
+import {
+  buildField,
+  buildModel,
+  buildRecord,
+  buildWebhook,
+  itemTypeRef,
+} from '../support/factories.ts';
 import { type Receiver, startReceiver } from '../support/receiver.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -16,13 +22,11 @@ after(async () => {
   await receiver?.close();
 });
 
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
-
 describe('record drafts, versions, events and environments', () => {
   test('publish and unpublish: draft → published → updated → draft', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    const draft = await client.items.create({ item_type: itemType(model.id), title: 'v1' });
+    const draft = await client.items.create({ item_type: itemTypeRef(model.id), title: 'v1' });
     assert.equal(draft.meta.status, 'draft');
 
     const published = await client.items.publish(draft.id);
@@ -55,8 +59,8 @@ describe('record drafts, versions, events and environments', () => {
 
   test('bulk publish, unpublish and destroy count what they changed', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
-    const a = await client.items.create({ item_type: itemType(model.id) });
-    const b = await client.items.create({ item_type: itemType(model.id) });
+    const a = await client.items.create({ item_type: itemTypeRef(model.id) });
+    const b = await client.items.create({ item_type: itemTypeRef(model.id) });
     const items = [
       { type: 'item' as const, id: a.id },
       { type: 'item' as const, id: b.id },
@@ -117,8 +121,8 @@ describe('record drafts, versions, events and environments', () => {
       nested_items_in_payload: false,
       auto_retry: false,
     });
-    await client.items.create({ item_type: itemType(other.id) }); // filtered out
-    const record = await client.items.create({ item_type: itemType(model.id), title: 'a' });
+    await client.items.create({ item_type: itemTypeRef(other.id) }); // filtered out
+    const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'a' });
     await client.items.update(record.id, { title: 'b' });
     await client.items.destroy(record.id);
     const requests = await receiver.waitForRequests(3);

@@ -4,15 +4,13 @@ import type { Client } from '@datocms/cma-client-node';
 import type { Kysely } from 'kysely';
 import { up as backfillRolePermissions } from '../../src/db/migrations/0005_role_environment_permissions.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { buildModel, buildRecord } from '../support/factories.ts';
+import { buildModel, buildRecord, itemTypeRef } from '../support/factories.ts';
 import { recordEventCount } from '../support/fixtures.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 const admin = server.client();
-
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 
 /** A client whose role holds exactly these item-type permissions (in every environment it names). */
 async function clientWith(
@@ -58,7 +56,7 @@ describe('item-type permissions on records', () => {
     assert.equal(await recordEventCount(server.db), events, 'a refused write emits nothing');
     assert.equal((await admin.items.find(closed.id)).title, closed.title, 'nor changes anything');
 
-    const created = await limited.items.create({ item_type: itemType(openModel), title: 'yes' });
+    const created = await limited.items.create({ item_type: itemTypeRef(openModel), title: 'yes' });
     assert.equal((await limited.items.update(created.id, { title: 'yes!' })).title, 'yes!');
     await limited.items.destroy(created.id);
   });
@@ -101,13 +99,13 @@ describe('item-type permissions on records', () => {
   test('on_creator "self" reaches only the records the token created', async () => {
     const model = await buildModel(admin);
     await admin.fields.create(model.id, { label: 'Title', api_key: 'title', field_type: 'string' });
-    const others = await admin.items.create({ item_type: itemType(model.id), title: 'admin' });
+    const others = await admin.items.create({ item_type: itemTypeRef(model.id), title: 'admin' });
     const own = await clientWith([
       itemPermission('create', { item_type: model.id }),
       itemPermission('read', { item_type: model.id, on_creator: 'self' }),
       itemPermission('update', { item_type: model.id, on_creator: 'self' }),
     ]);
-    const mine = await own.items.create({ item_type: itemType(model.id), title: 'mine' });
+    const mine = await own.items.create({ item_type: itemTypeRef(model.id), title: 'mine' });
     assert.equal((await own.items.update(mine.id, { title: 'mine!' })).title, 'mine!');
     await rejectsWithApiError(own.items.find(others.id), 'INSUFFICIENT_PERMISSIONS');
     await rejectsWithApiError(
@@ -131,7 +129,7 @@ describe('item-type permissions on records', () => {
         field_type: 'link',
         validators: { item_item_type: { item_types: [target.item_type.id] } },
       });
-      return admin.items.create({ item_type: itemType(model.id), target: target.id });
+      return admin.items.create({ item_type: itemTypeRef(model.id), target: target.id });
     };
     const visible = await linking();
     const hidden = await linking();

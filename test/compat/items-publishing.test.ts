@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
-import { blockInRequest, buildBlockModel, buildField, buildModel } from '../support/factories.ts';
+import {
+  blockInRequest,
+  buildBlockModel,
+  buildField,
+  buildModel,
+  itemTypeRef,
+} from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -20,8 +26,6 @@ after(async () => {
   await server?.close();
 });
 
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
-
 /** A draft-mode model with a localized `title` and a non-localized `code`. */
 async function localizedModel() {
   const model = await buildModel(client, { draft_mode_active: true });
@@ -34,7 +38,7 @@ async function localizedModel() {
 async function bilingualRecord() {
   const model = await localizedModel();
   const record = await client.items.create({
-    item_type: itemType(model.id),
+    item_type: itemTypeRef(model.id),
     title: { en: 'Hello', it: 'Ciao' },
     code: 'A',
   });
@@ -64,7 +68,7 @@ describe('current vs published state', () => {
   test('after publishing, edits show as changed, added and removed locales', async () => {
     const model = await localizedModel();
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: { en: 'Hello' },
       code: 'A',
     });
@@ -99,7 +103,10 @@ describe('current vs published state', () => {
 
   test('the published version is included', async () => {
     const model = await localizedModel();
-    const record = await client.items.create({ item_type: itemType(model.id), title: { en: 'x' } });
+    const record = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      title: { en: 'x' },
+    });
     const published = await client.items.publish(record.id);
     const raw = await client.items.rawCurrentVsPublishedState(record.id);
     assert.deepEqual(
@@ -110,7 +117,10 @@ describe('current vs published state', () => {
 
   test("the record's schedules are linked and included", async () => {
     const model = await localizedModel();
-    const record = await client.items.create({ item_type: itemType(model.id), title: { en: 'x' } });
+    const record = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      title: { en: 'x' },
+    });
     const at = new Date(Date.now() + 86_400_000).toISOString();
     const schedule = await client.scheduledPublication.create(record.id, {
       publication_scheduled_at: at,
@@ -138,7 +148,7 @@ describe('current vs published state', () => {
       validators: { rich_text_blocks: { item_types: [block.id] } },
     });
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       body: { en: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'one' } })] },
     });
     await client.items.publish(record.id);
@@ -153,7 +163,7 @@ describe('current vs published state', () => {
   test('invalid parts after a schema change are named by locale', async () => {
     const model = await localizedModel();
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: { en: 'Hello', it: null },
       code: null,
     });
@@ -240,7 +250,10 @@ describe('selective publishing', () => {
 
   test('an unknown locale is refused and changes nothing', async () => {
     const model = await localizedModel();
-    const record = await client.items.create({ item_type: itemType(model.id), title: { en: 'x' } });
+    const record = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      title: { en: 'x' },
+    });
     await rejectsWithApiError(
       client.items.publish(record.id, { content_in_locales: ['fr'], non_localized_content: true }),
       'INVALID_ATTRIBUTES',
@@ -287,7 +300,7 @@ describe('version validity', () => {
   test('meta.is_valid says whether a version passes the schema as it is now', async () => {
     const model = await localizedModel();
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: { en: 'Hi' },
       code: 'A',
     });
@@ -317,9 +330,15 @@ describe('publishing in trees', () => {
   /** A draft-mode tree: root ← middle ← leaf, all drafts. */
   async function draftTree() {
     const model = await buildModel(client, { draft_mode_active: true, tree: true });
-    const root = await client.items.create({ item_type: itemType(model.id) });
-    const middle = await client.items.create({ item_type: itemType(model.id), parent_id: root.id });
-    const leaf = await client.items.create({ item_type: itemType(model.id), parent_id: middle.id });
+    const root = await client.items.create({ item_type: itemTypeRef(model.id) });
+    const middle = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      parent_id: root.id,
+    });
+    const leaf = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      parent_id: middle.id,
+    });
     return { root, middle, leaf };
   }
   const status = async (id: string) => (await client.items.find(id)).meta.status;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { buildField, buildModel, buildRecord } from '../support/factories.ts';
+import { buildField, buildModel, buildRecord, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
@@ -43,8 +43,6 @@ describe('schema changes reach records', () => {
     assert.equal(found.title, 'Hello');
   });
 });
-
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 
 /** One allowed type change: a field of `from` (with these extra settings), its values before and after. */
 type Conversion = {
@@ -127,7 +125,9 @@ describe('a field_type change converts stored values', () => {
       });
       const records: { id: string }[] = [];
       for (const [before] of conversion.values)
-        records.push(await client.items.create({ item_type: itemType(model.id), value: before }));
+        records.push(
+          await client.items.create({ item_type: itemTypeRef(model.id), value: before }),
+        );
       await client.fields.update(field.id, { field_type: conversion.to as 'string' });
       for (const [index, [, after]] of conversion.values.entries()) {
         const record = records[index];
@@ -155,7 +155,7 @@ describe('a field_type change converts stored values', () => {
         localized: true,
       });
       const record = await client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         amount: { en: 1.6, it: null },
       });
       await rejectsWithApiError(
@@ -186,11 +186,11 @@ describe('site locale changes reach records', () => {
       for (const model of [every, some])
         await buildField(client, { itemTypeId: model.id, api_key: 'title', localized: true });
       const inEvery = await client.items.create({
-        item_type: itemType(every.id),
+        item_type: itemTypeRef(every.id),
         title: { en: 'Hello', it: 'Ciao' },
       });
       const inSome = await client.items.create({
-        item_type: itemType(some.id),
+        item_type: itemTypeRef(some.id),
         title: { en: 'Hello' },
       });
       assert.deepEqual(inSome.title, { en: 'Hello' });
@@ -228,8 +228,8 @@ describe('schema changes that records break make them invalid, not the change', 
   test('a validator added: records it breaks become invalid until fixed; they cannot be published', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
     const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    const empty = await client.items.create({ item_type: itemType(model.id), title: null });
-    const filled = await client.items.create({ item_type: itemType(model.id), title: 'Hi' });
+    const empty = await client.items.create({ item_type: itemTypeRef(model.id), title: null });
+    const filled = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Hi' });
     await client.items.publish(empty.id);
     assert.equal(empty.meta.is_valid, true);
 
@@ -269,7 +269,7 @@ describe('schema changes that records break make them invalid, not the change', 
     assert.equal(found.meta.is_published_version_valid, true);
 
     // Dropping the validator makes an invalid record valid again.
-    const other = await client.items.create({ item_type: itemType(model.id), title: 'x' });
+    const other = await client.items.create({ item_type: itemTypeRef(model.id), title: 'x' });
     await client.fields.update(title.id, { validators: { length: { min: 3 } } });
     assert.equal((await client.items.find(other.id)).meta.is_valid, false);
     await client.fields.update(title.id, { validators: {} });
@@ -299,7 +299,7 @@ describe('schema changes that records break make them invalid, not the change', 
         validators: { required: {} },
       });
       const record = await client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         title: { en: 'Hello', it: 'Ciao' },
       });
       await client.site.update({ locales: ['en', 'it', 'fr'] });
@@ -313,7 +313,7 @@ describe('schema changes that records break make them invalid, not the change', 
       const partial = await client.itemTypes.update(model.id, { all_locales_required: false });
       assert.equal(partial.all_locales_required, false);
       const onlyEn = await client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         title: { en: 'Only English' },
       });
       assert.equal(onlyEn.meta.is_valid, true);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { rejectsWithApiError } from '../support/api-errors.ts';
-import { buildModel } from '../support/factories.ts';
+import { buildModel, itemTypeRef } from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
@@ -19,7 +19,6 @@ after(async () => {
   await server?.close();
 });
 
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 const asItems = (ids: string[]) => ids.map((id) => ({ type: 'item' as const, id }));
 
 let workflows = 0;
@@ -40,19 +39,23 @@ describe('record stages', () => {
   test('a new record starts in the initial stage; records of other models have none', async () => {
     const workflow = await buildWorkflow();
     const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
-    const record = await client.items.create({ item_type: itemType(model.id) });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id) });
     assert.equal(record.meta.stage, 'drafting');
     assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
-    const plain = await client.items.create({ item_type: itemType((await buildModel(client)).id) });
+    const plain = await client.items.create({
+      item_type: itemTypeRef((await buildModel(client)).id),
+    });
     assert.equal(plain.meta.stage, null);
   });
 
   test('bulk move: every record moves, and a record without that stage fails alone', async () => {
     const workflow = await buildWorkflow();
     const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
-    const a = await client.items.create({ item_type: itemType(model.id) });
-    const b = await client.items.create({ item_type: itemType(model.id) });
-    const plain = await client.items.create({ item_type: itemType((await buildModel(client)).id) });
+    const a = await client.items.create({ item_type: itemTypeRef(model.id) });
+    const b = await client.items.create({ item_type: itemTypeRef(model.id) });
+    const plain = await client.items.create({
+      item_type: itemTypeRef((await buildModel(client)).id),
+    });
 
     const result = await client.items.rawBulkMoveToStage({
       data: {
@@ -86,7 +89,7 @@ describe('record stages', () => {
   test('a body without a stage is refused before any record moves', async () => {
     const workflow = await buildWorkflow();
     const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
-    const record = await client.items.create({ item_type: itemType(model.id) });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id) });
     await rejectsWithApiError(
       client.items.rawBulkMoveToStage({
         data: {
@@ -103,7 +106,7 @@ describe('record stages', () => {
   test('changing a model workflow, or removing a stage, moves records to the initial stage', async () => {
     const first = await buildWorkflow();
     const model = await buildModel(client, { workflow: { type: 'workflow', id: first.id } });
-    const record = await client.items.create({ item_type: itemType(model.id) });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id) });
     await client.items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) });
 
     await client.workflows.update(first.id, {
@@ -124,7 +127,7 @@ describe('record stages', () => {
   test('moving needs the move_to_stage permission on every record named', async () => {
     const workflow = await buildWorkflow();
     const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
-    const record = await client.items.create({ item_type: itemType(model.id) });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id) });
     const updater = await tokenWithRole(server.db, {
       positive_item_type_permissions: [itemPermission('read'), itemPermission('update')],
     });

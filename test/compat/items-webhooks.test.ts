@@ -8,6 +8,7 @@ import {
   buildField,
   buildModel,
   buildWebhook,
+  itemTypeRef,
 } from '../support/factories.ts';
 import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
 import { useTestServer } from '../support/server.ts';
@@ -22,7 +23,6 @@ after(async () => {
   await receiver?.close();
 });
 
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
 const RECORD_EVENTS = ['create', 'update', 'delete', 'publish', 'unpublish'] as const;
 
 type CreateBody = Parameters<Client['webhooks']['create']>[0];
@@ -92,7 +92,7 @@ describe('record webhooks', () => {
     const hook = await recordHook([
       { entity_type: 'item', event_types: [...RECORD_EVENTS], filters: null },
     ]);
-    const record = await client.items.create({ item_type: itemType(model.id), title: 'Draft' });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Draft' });
     await client.items.update(record.id, { title: 'Edited' });
     await client.items.publish(record.id);
     await client.items.unpublish(record.id);
@@ -109,7 +109,11 @@ describe('record webhooks', () => {
       assert.equal(payload.site_id, site.id, eventType);
       assert.equal(payload.entity.type, 'item', eventType);
       assert.equal(payload.entity.id, record.id, eventType);
-      assert.deepEqual(payload.entity.relationships.item_type?.data, itemType(model.id), eventType);
+      assert.deepEqual(
+        payload.entity.relationships.item_type?.data,
+        itemTypeRef(model.id),
+        eventType,
+      );
       // Related entities: the record's model, then its creator (the admin token, no secret).
       const [relatedModel, creator] = payload.related_entities;
       assert.ok(relatedModel && creator, eventType);
@@ -137,8 +141,8 @@ describe('record webhooks', () => {
   test('tree records carry meta.has_children in payloads, as the write answers them', async () => {
     const model = await buildModel(client, { tree: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    const parent = await client.items.create({ item_type: itemType(model.id), title: 'Root' });
-    const child = await client.items.create({ item_type: itemType(model.id), title: 'Leaf' });
+    const parent = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Root' });
+    const child = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Leaf' });
     const hook = await recordHook([
       { entity_type: 'item', event_types: ['update'], filters: null },
     ]);
@@ -162,7 +166,7 @@ describe('record webhooks', () => {
         filters: [{ entity_type: 'item_type', entity_ids: [flat.id] }],
       },
     ]);
-    await client.items.create({ item_type: itemType(flat.id) });
+    await client.items.create({ item_type: itemTypeRef(flat.id) });
     const [created] = await flatHook.received(1);
     assert.equal((JSON.parse(created?.body ?? '{}') as Payload).entity.meta.has_children, null);
   });
@@ -192,9 +196,9 @@ describe('record webhooks', () => {
         filters: [{ entity_type: 'environment_type', entity_ids: ['sandbox'] }],
       },
     ]);
-    const first = await client.items.create({ item_type: itemType(model.id), title: 'one' });
-    const second = await client.items.create({ item_type: itemType(model.id), title: 'two' });
-    await client.items.create({ item_type: itemType(other.id) });
+    const first = await client.items.create({ item_type: itemTypeRef(model.id), title: 'one' });
+    const second = await client.items.create({ item_type: itemTypeRef(model.id), title: 'two' });
+    await client.items.create({ item_type: itemTypeRef(other.id) });
     const byRecord = await recordHook([
       {
         entity_type: 'item',
@@ -237,7 +241,7 @@ describe('record webhooks', () => {
       },
     );
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: 'First "draft"',
       views: 1,
     });
@@ -298,7 +302,7 @@ describe('record webhooks', () => {
     assert.equal(nested.webhook.nested_items_in_payload, true);
 
     const record = await client.items.create({
-      item_type: itemType(model.id),
+      item_type: itemTypeRef(model.id),
       title: 'Hi',
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'One' } })],
       hero: blockInRequest({
@@ -369,7 +373,7 @@ describe('record webhooks', () => {
       [{ entity_type: 'item', event_types: ['create'], filters: null }],
       { nested_items_in_payload: true },
     );
-    const record = await client.items.create({ item_type: itemType(model.id), title: 'Hi' });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Hi' });
     const [flatRequest] = await flat.received(1);
     const [nestedRequest] = await nested.received(1);
     const flatEntity = JSON.parse(flatRequest?.body ?? '').entity;

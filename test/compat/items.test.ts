@@ -2,26 +2,24 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { generateId } from '@datocms/cma-client-node';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
-import { buildField, buildModel, buildRecord } from '../support/factories.ts';
+import { buildField, buildModel, buildRecord, itemTypeRef } from '../support/factories.ts';
 import { recordEventCount } from '../support/fixtures.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 const client = server.client();
 
-const itemType = (id: string) => ({ type: 'item_type' as const, id });
-
 describe('records through the official client', () => {
   test('create, find, partial update, destroy', async () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     await buildField(client, { itemTypeId: model.id, api_key: 'views', field_type: 'integer' });
-    const created = await client.items.create({ item_type: itemType(model.id), title: 'Hello' });
+    const created = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Hello' });
     assert.equal(created.type, 'item');
     assert.equal(created.id.length, 22);
     assert.equal(created.title, 'Hello');
     assert.equal(created.views, null, 'an omitted field without default is null');
-    assert.deepEqual(created.item_type, itemType(model.id));
+    assert.deepEqual(created.item_type, itemTypeRef(model.id));
     assert.equal(created.meta.status, 'published', 'without draft mode a record is published');
     assert.equal(typeof created.meta.current_version, 'string');
 
@@ -52,9 +50,9 @@ describe('records through the official client', () => {
   test('omitted fields take their default value on create', async () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id, api_key: 'title', default_value: 'Untitled' });
-    const record = await client.items.create({ item_type: itemType(model.id) });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id) });
     assert.equal(record.title, 'Untitled');
-    const explicit = await client.items.create({ item_type: itemType(model.id), title: null });
+    const explicit = await client.items.create({ item_type: itemTypeRef(model.id), title: null });
     assert.equal(explicit.title, null, 'a value sent as null stays null');
   });
 
@@ -68,7 +66,9 @@ describe('records through the official client', () => {
     await buildField(client, { itemTypeId: model.id, api_key: 'count', field_type: 'integer' });
     const events = await recordEventCount(server.db);
     let error = apiError(
-      await client.items.create({ item_type: itemType(model.id), count: 'many' }).catch((e) => e),
+      await client.items
+        .create({ item_type: itemTypeRef(model.id), count: 'many' })
+        .catch((e) => e),
     );
     const required = error.findError('INVALID_FIELD', { field: 'title' });
     assert.ok(required, JSON.stringify(error.errors));
@@ -79,13 +79,13 @@ describe('records through the official client', () => {
 
     error = apiError(
       await client.items
-        .create({ item_type: itemType(model.id), title: 'far too long' })
+        .create({ item_type: itemTypeRef(model.id), title: 'far too long' })
         .catch((e) => e),
     );
     assert.ok(error.findError('INVALID_FIELD', { field: 'title', code: 'VALIDATION_LENGTH' }));
 
     await rejectsWithApiError(
-      client.items.create({ item_type: itemType(model.id), title: 'ok', nope: 1 } as never),
+      client.items.create({ item_type: itemTypeRef(model.id), title: 'ok', nope: 1 } as never),
       'INVALID_FIELD',
       { field: 'nope' },
     );
@@ -117,7 +117,7 @@ describe('records through the official client', () => {
     });
     const attempts = await Promise.allSettled(
       Array.from({ length: 6 }, () =>
-        client.items.create({ item_type: itemType(model.id), slug_like: 'same' }),
+        client.items.create({ item_type: itemTypeRef(model.id), slug_like: 'same' }),
       ),
     );
     const won = attempts.filter((attempt) => attempt.status === 'fulfilled');
@@ -132,7 +132,7 @@ describe('records through the official client', () => {
         );
       }
     }
-    const other = await client.items.create({ item_type: itemType(model.id), slug_like: 'b' });
+    const other = await client.items.create({ item_type: itemTypeRef(model.id), slug_like: 'b' });
     await client.items.update(other.id, { slug_like: 'b' }); // its own value never clashes
     await rejectsWithApiError(
       client.items.update(other.id, { slug_like: 'same' }),
@@ -151,7 +151,7 @@ describe('records through the official client', () => {
       field_type: 'link',
       validators: { item_item_type: { item_types: [target.item_type.id] } },
     });
-    const ok = await client.items.create({ item_type: itemType(model.id), author: target.id });
+    const ok = await client.items.create({ item_type: itemTypeRef(model.id), author: target.id });
     assert.equal(ok.author, target.id);
     const references = await client.items.references(target.id);
     assert.deepEqual(
@@ -160,12 +160,12 @@ describe('records through the official client', () => {
     );
     assert.deepEqual(await client.items.references(otherRecord.id), []);
     await rejectsWithApiError(
-      client.items.create({ item_type: itemType(model.id), author: generateId() }),
+      client.items.create({ item_type: itemTypeRef(model.id), author: generateId() }),
       'INVALID_FIELD',
       { field: 'author', code: 'VALIDATION_ITEM_ITEM_TYPE' },
     );
     await rejectsWithApiError(
-      client.items.create({ item_type: itemType(model.id), author: otherRecord.id }),
+      client.items.create({ item_type: itemTypeRef(model.id), author: otherRecord.id }),
       'INVALID_FIELD',
       { field: 'author', code: 'VALIDATION_ITEM_ITEM_TYPE' },
     );
@@ -174,12 +174,12 @@ describe('records through the official client', () => {
   test('singletons hold one record; has_singleton_item follows it', async () => {
     const model = await buildModel(client, { singleton: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    const record = await client.items.create({ item_type: itemType(model.id), title: 'home' });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'home' });
     let found = await client.itemTypes.find(model.id);
     assert.equal(found.has_singleton_item, true);
     assert.deepEqual(found.singleton_item, { type: 'item', id: record.id });
     await rejectsWithApiError(
-      client.items.create({ item_type: itemType(model.id), title: 'again' }),
+      client.items.create({ item_type: itemTypeRef(model.id), title: 'again' }),
       'ITEM_TYPE_IS_SINGLETON',
     );
     await client.items.destroy(record.id);
@@ -191,7 +191,7 @@ describe('records through the official client', () => {
   test('block models cannot have records of their own', async () => {
     const block = await buildModel(client, { modular_block: true });
     await rejectsWithApiError(
-      client.items.create({ item_type: itemType(block.id) }),
+      client.items.create({ item_type: itemTypeRef(block.id) }),
       'INVALID_FIELD',
       { field: 'item_type' },
     );
@@ -203,7 +203,7 @@ describe('records through the official client', () => {
     const ranks = [3, 1, 2, 5, 4];
     const records = [];
     for (const rank of ranks)
-      records.push(await client.items.create({ item_type: itemType(model.id), rank }));
+      records.push(await client.items.create({ item_type: itemTypeRef(model.id), rank }));
     const byKey = await client.items.rawList({ filter: { type: model.api_key } });
     assert.equal(byKey.meta.total_count, 5);
     assert.deepEqual(
@@ -248,7 +248,7 @@ describe('records through the official client', () => {
   test('drafts: draft_mode_active models create drafts; version=published hides them', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    const record = await client.items.create({ item_type: itemType(model.id), title: 'draft' });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'draft' });
     assert.equal(record.meta.status, 'draft');
     assert.equal(record.meta.published_at, null);
     const published = await client.items.list({
@@ -271,19 +271,19 @@ describe('records through the official client', () => {
         validators: { required: {} },
       });
       const record = await client.items.create({
-        item_type: itemType(model.id),
+        item_type: itemTypeRef(model.id),
         title: { en: 'Hello', it: 'Ciao' },
       });
       assert.deepEqual(record.title, { en: 'Hello', it: 'Ciao' });
       const error = apiError(
         await client.items
-          .create({ item_type: itemType(model.id), title: { en: 'Hello', fr: 'Salut' } })
+          .create({ item_type: itemTypeRef(model.id), title: { en: 'Hello', fr: 'Salut' } })
           .catch((e) => e),
       );
       assert.ok(error.findError('INVALID_FIELD', { field: 'title', code: 'INVALID_LOCALES' }));
       const missing = apiError(
         await client.items
-          .create({ item_type: itemType(model.id), title: { en: null, it: 'Ciao' } })
+          .create({ item_type: itemTypeRef(model.id), title: { en: null, it: 'Ciao' } })
           .catch((e) => e),
       );
       assert.ok(
@@ -329,14 +329,14 @@ describe('records through the official client', () => {
       validators: { required: {} },
     });
     const events = await recordEventCount(server.db);
-    await client.items.validateNew({ item_type: itemType(model.id), title: 'fine' });
+    await client.items.validateNew({ item_type: itemTypeRef(model.id), title: 'fine' });
     await rejectsWithApiError(
-      client.items.validateNew({ item_type: itemType(model.id), title: null }),
+      client.items.validateNew({ item_type: itemTypeRef(model.id), title: null }),
       'INVALID_FIELD',
       { field: 'title', code: 'VALIDATION_REQUIRED' },
     );
     assert.equal((await client.items.list({ filter: { type: model.id } })).length, 0);
-    const record = await client.items.create({ item_type: itemType(model.id), title: 'kept' });
+    const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'kept' });
     await client.items.validateExisting(record.id, { title: 'other' });
     await rejectsWithApiError(
       client.items.validateExisting(record.id, { title: null }),

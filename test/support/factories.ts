@@ -55,7 +55,7 @@ export async function buildRecord(
     await buildField(client, { itemTypeId: modelId, api_key: 'title', label: 'Title' });
     attributes = { title: `Record ${next()}`, ...attributes };
   }
-  return client.items.create({ item_type: { type: 'item_type', id: modelId }, ...attributes });
+  return client.items.create({ item_type: itemTypeRef(modelId), ...attributes });
 }
 
 /** A block model (`modular_block: true`), with a `title` string field unless told not to. */
@@ -104,4 +104,9 @@ export function webhookBody(overrides: Partial<WebhookBody> = {}): WebhookBody {
 /** A webhook made from `webhookBody(overrides)`. */
 export function buildWebhook(client: Client, overrides: Partial<WebhookBody> = {}) {
   return client.webhooks.create(webhookBody(overrides));
+}
+
+/** A record's `item_type` relationship as a request carries it. */
+export function itemTypeRef(id: string) {
+  return { type: 'item_type' as const, id };
 }
