@@ -7,6 +7,7 @@ import {
   buildBlockModel,
   buildField,
   buildModel,
+  buildModularContentField,
   buildRecord,
   itemTypeRef,
 } from '../support/factories.ts';
@@ -33,11 +34,10 @@ async function pageModel(extra: Values = {}) {
   const block = await buildBlockModel(client);
   const model = await buildModel(client);
   await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-  await buildField(client, {
+  await buildModularContentField(client, {
     itemTypeId: model.id,
     api_key: 'sections',
-    field_type: 'rich_text',
-    validators: { rich_text_blocks: { item_types: [block.id] } },
+    blockIds: [block.id],
     ...extra,
   });
   return { block, model };
@@ -215,18 +215,16 @@ describe('blocks in records', () => {
   test('blocks in blocks, nested=true recursively', async () => {
     const inner = await buildBlockModel(client);
     const outer = await buildBlockModel(client);
-    await buildField(client, {
+    await buildModularContentField(client, {
       itemTypeId: outer.id,
       api_key: 'items',
-      field_type: 'rich_text',
-      validators: { rich_text_blocks: { item_types: [inner.id] } },
+      blockIds: [inner.id],
     });
     const model = await buildModel(client);
-    await buildField(client, {
+    await buildModularContentField(client, {
       itemTypeId: model.id,
       api_key: 'sections',
-      field_type: 'rich_text',
-      validators: { rich_text_blocks: { item_types: [outer.id] } },
+      blockIds: [outer.id],
     });
     const record = await client.items.create({
       item_type: itemTypeRef(model.id),

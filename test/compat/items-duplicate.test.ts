@@ -6,6 +6,7 @@ import {
   buildBlockModel,
   buildField,
   buildModel,
+  buildModularContentField,
   buildRecord,
   itemTypeRef,
 } from '../support/factories.ts';
@@ -139,11 +140,10 @@ describe('items.duplicate with blocks', () => {
   test('the copy gets blocks of its own, with the same content', async () => {
     const block = await buildBlockModel(client);
     const model = await buildModel(client);
-    await buildField(client, {
+    await buildModularContentField(client, {
       itemTypeId: model.id,
       api_key: 'sections',
-      field_type: 'rich_text',
-      validators: { rich_text_blocks: { item_types: [block.id] } },
+      blockIds: [block.id],
     });
     const original = await client.items.create({
       item_type: itemTypeRef(model.id),

@@ -7,6 +7,7 @@ import {
   buildBlockModel,
   buildField,
   buildModel,
+  buildModularContentField,
   itemTypeRef,
 } from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
@@ -140,12 +141,11 @@ describe('current vs published state', () => {
   test('a block edited in place is a change of the locale holding it', async () => {
     const block = await buildBlockModel(client);
     const model = await buildModel(client, { draft_mode_active: true });
-    await buildField(client, {
+    await buildModularContentField(client, {
       itemTypeId: model.id,
       api_key: 'body',
-      field_type: 'rich_text',
       localized: true,
-      validators: { rich_text_blocks: { item_types: [block.id] } },
+      blockIds: [block.id],
     });
     const record = await client.items.create({
       item_type: itemTypeRef(model.id),

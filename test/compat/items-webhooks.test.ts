@@ -7,6 +7,7 @@ import {
   buildBlockModel,
   buildField,
   buildModel,
+  buildModularContentField,
   buildWebhook,
   itemTypeRef,
 } from '../support/factories.ts';
@@ -269,19 +270,17 @@ describe('record webhooks', () => {
     // `card` (single_block) holds `block`s in its own rich_text: nesting is recursive.
     const block = await buildBlockModel(client);
     const card = await buildBlockModel(client);
-    await buildField(client, {
+    await buildModularContentField(client, {
       itemTypeId: card.id,
       api_key: 'items',
-      field_type: 'rich_text',
-      validators: { rich_text_blocks: { item_types: [block.id] } },
+      blockIds: [block.id],
     });
     const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
-    await buildField(client, {
+    await buildModularContentField(client, {
       itemTypeId: model.id,
       api_key: 'sections',
-      field_type: 'rich_text',
-      validators: { rich_text_blocks: { item_types: [block.id] } },
+      blockIds: [block.id],
     });
     await buildField(client, {
       itemTypeId: model.id,

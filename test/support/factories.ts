@@ -58,6 +58,19 @@ export async function buildRecord(
   return client.items.create({ item_type: itemTypeRef(modelId), ...attributes });
 }
 
+/** A modular content (`rich_text`) field on `itemTypeId` allowing the block models `blockIds`. */
+export async function buildModularContentField(
+  client: Client,
+  overrides: FieldOverrides & { itemTypeId: string; blockIds: string[] },
+) {
+  const { blockIds, ...attributes } = overrides;
+  return buildField(client, {
+    field_type: 'rich_text',
+    validators: { rich_text_blocks: { item_types: blockIds } },
+    ...attributes,
+  });
+}
+
 /** A block model (`modular_block: true`), with a `title` string field unless told not to. */
 export async function buildBlockModel(
   client: Client,
