@@ -28,6 +28,30 @@ function serve(database: TestDatabase) {
   });
 }
 
+/**
+ * A new test database, migrated and bootstrapped with TOKEN, holding 300 models of 30
+ * fields (and, if asked, `records` records over 5 of them): enough for a fork to take a
+ * while to copy. Dropped again if seeding fails.
+ */
+async function seededDatabase(seed: { records?: number } = {}): Promise<TestDatabase> {
+  const database = await createTestDatabase();
+  try {
+    const seeding = await openDatabase(connection(database));
+    try {
+      await migrateToLatest(seeding.db);
+      await bootstrapProject(seeding.db, { adminToken: TOKEN });
+      await seedSchema(seeding.db, 300, 30);
+      if (seed.records) await seedRecords(seeding.db, seed.records, 5, 30);
+    } finally {
+      await seeding.close();
+    }
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return database;
+}
+
 async function call(url: string, method: string, path: string, body?: unknown) {
   const response = await fetch(`${url}${path}`, {
     method,
@@ -42,14 +66,8 @@ async function call(url: string, method: string, path: string, body?: unknown) {
 }
 
 test('a fork killed with SIGKILL leaves no half environment: removed at restart, and logged', async () => {
-  const database = await createTestDatabase();
+  const database = await seededDatabase();
   try {
-    const seeding = await openDatabase(connection(database));
-    await migrateToLatest(seeding.db);
-    await bootstrapProject(seeding.db, { adminToken: TOKEN });
-    await seedSchema(seeding.db, 300, 30);
-    await seeding.close();
-
     const first = serve(database);
     const url = await first.listening;
     const started = await call(url, 'POST', '/environments/main/fork?immediate_return=true', {
@@ -89,15 +107,8 @@ test('a fork killed with SIGKILL leaves no half environment: removed at restart,
 });
 
 test('a process starting while a fork copies leaves the fork alone', async () => {
-  const database = await createTestDatabase();
+  const database = await seededDatabase({ records: 3_000 });
   try {
-    const seeding = await openDatabase(connection(database));
-    await migrateToLatest(seeding.db);
-    await bootstrapProject(seeding.db, { adminToken: TOKEN });
-    await seedSchema(seeding.db, 300, 30);
-    await seedRecords(seeding.db, 3_000, 5, 30);
-    await seeding.close();
-
     const first = serve(database);
     try {
       const url = await first.listening;
