@@ -15,7 +15,7 @@ import { authCacheOf, schemaCacheOf } from '../../src/domain/schema-cache/caches
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
-import { buildField, buildModel } from '../support/factories.ts';
+import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 import { startTestServer } from '../support/server.ts';
 
@@ -30,6 +30,13 @@ function start(args: string[], env: Record<string, string>): FieldhouseProcess {
   const run = runFieldhouse(args, env);
   cleanups.push(() => run.stop());
   return run;
+}
+
+/** An in-process test server, closed after the file's tests. */
+async function startServer() {
+  const server = await startTestServer();
+  cleanups.push(() => server.close());
+  return server;
 }
 
 const clientOf = (url: string, apiToken = ADMIN_TOKEN): Client =>
@@ -106,7 +113,7 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
 
   // A model renamed, and a record read through its model's fields.
   const record = await writer.items.create({
-    item_type: { type: 'item_type', id: model.id },
+    item_type: itemTypeRef(model.id),
     title: 'Hello',
   });
   assert.equal((await reader.items.find(record.id)).title, 'Hello');
@@ -157,13 +164,12 @@ async function schemaVersion(db: Db, environmentId = 'main'): Promise<string> {
 }
 
 test('raw SQL through the server database handle is seen by the next request; a rollback changes nothing', async () => {
-  const server = await startTestServer();
-  cleanups.push(() => server.close());
+  const server = await startServer();
   const client = server.client();
   const model = await buildModel(client, { api_key: 'note' });
   const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
   const record = await client.items.create({
-    item_type: { type: 'item_type', id: model.id },
+    item_type: itemTypeRef(model.id),
     title: 'Hi',
   });
   const { token, tokenId } = await createApiToken(client, {
@@ -236,8 +242,7 @@ async function refusal(write: Promise<unknown>, field: string): Promise<string |
  * API or by raw SQL, is what the write validates against and acts on.
  */
 test('a record write right after a schema change is checked against the new schema', async () => {
-  const server = await startTestServer();
-  cleanups.push(() => server.close());
+  const server = await startServer();
   const client = server.client();
   const model = await buildModel(client, { api_key: 'memo' });
   const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
@@ -288,13 +293,12 @@ test('a record write right after a schema change is checked against the new sche
  * the cache holds the model at the version the transaction read under the lock.
  */
 test('a transaction that changes the schema never acts on records with a cached context', async () => {
-  const server = await startTestServer();
-  cleanups.push(() => server.close());
+  const server = await startServer();
   const client = server.client();
   const model = await buildModel(client, { api_key: 'memo' });
   const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
   const record = await client.items.create({
-    item_type: { type: 'item_type', id: model.id },
+    item_type: itemTypeRef(model.id),
     title: 'Hello there',
   });
   // Kept in the cache at the version the transaction below reads under the lock.
@@ -329,8 +333,7 @@ test('a transaction that changes the schema never acts on records with a cached 
 });
 
 test('a destroyed, renamed or promoted environment is never answered from what was cached', async () => {
-  const server = await startTestServer();
-  cleanups.push(() => server.close());
+  const server = await startServer();
   const admin = server.client();
   const model = await buildModel(admin, { api_key: 'page', hint: 'in main' });
   await admin.environments.fork('main', { id: 'side' });
