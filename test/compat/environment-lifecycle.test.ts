@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import { buildWebhook } from '../support/factories.ts';
-import { type Receiver, startReceiver } from '../support/receiver.ts';
+import { useReceiver } from '../support/receiver.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer({ webhookAllow: LOOPBACK });
 const admin = server.client();
-let receiver: Receiver;
-before(async () => {
-  receiver = await startReceiver();
-});
-after(async () => {
-  await receiver?.close();
-});
+const receiver = useReceiver();
 
 /** A token whose role has exactly these flags and environment access. */
 async function tokenWith(name: string, attributes: Record<string, unknown>): Promise<string> {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import {
@@ -9,18 +9,12 @@ import {
   buildWebhook,
   itemTypeRef,
 } from '../support/factories.ts';
-import { type Receiver, startReceiver } from '../support/receiver.ts';
+import { useReceiver } from '../support/receiver.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer({ webhookAllow: LOOPBACK });
 const client = server.client();
-let receiver: Receiver;
-before(async () => {
-  receiver = await startReceiver();
-});
-after(async () => {
-  await receiver?.close();
-});
+const receiver = useReceiver();
 
 describe('record drafts, versions, events and environments', () => {
   test('publish and unpublish: draft → published → updated → draft', async () => {

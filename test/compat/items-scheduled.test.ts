@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ApiError, type Client } from '@datocms/cma-client-node';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import { buildField, buildModel, buildWebhook } from '../support/factories.ts';
-import { type Receiver, startReceiver } from '../support/receiver.ts';
+import { useReceiver } from '../support/receiver.ts';
 import { useTestServer } from '../support/server.ts';
 
 // A short poll so due schedules run soon after they are due.
 const server = useTestServer({ webhookAllow: LOOPBACK, schedulePollMs: 100 });
 const client = server.client();
-let receiver: Receiver;
-before(async () => {
-  receiver = await startReceiver();
-});
-after(async () => {
-  await receiver?.close();
-});
+const receiver = useReceiver();
 
 const HOUR = 3_600_000;
 /** An ISO time `ms` from now (as this process's clock has it). */

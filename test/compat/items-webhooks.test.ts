@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import {
@@ -11,18 +11,12 @@ import {
   buildWebhook,
   itemTypeRef,
 } from '../support/factories.ts';
-import { type ReceivedRequest, type Receiver, startReceiver } from '../support/receiver.ts';
+import { type ReceivedRequest, useReceiver } from '../support/receiver.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer({ webhookAllow: LOOPBACK });
 const client = server.client();
-let receiver: Receiver;
-before(async () => {
-  receiver = await startReceiver();
-});
-after(async () => {
-  await receiver?.close();
-});
+const receiver = useReceiver();
 
 const RECORD_EVENTS = ['create', 'update', 'delete', 'publish', 'unpublish'] as const;
 

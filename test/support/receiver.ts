@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 
 export type ReceivedRequest = {
   method: string;
@@ -79,4 +80,46 @@ export async function startReceiver(): Promise<Receiver> {
   receiver.port = (server.address() as AddressInfo).port;
   receiver.url = `http://127.0.0.1:${receiver.port}`;
   return receiver;
+}
+
+/** A suite's receiver: `useReceiver` starts and closes it, so it has no `close`. */
+export type SuiteReceiver = Omit<Receiver, 'close'>;
+
+/**
+ * One receiver for the enclosing suite (the file at top level, or a `describe`): registers
+ * the `before` that starts it and the `after` that closes it, as `useTestServer` does for
+ * its server. Its fields throw until the `before` has run.
+ */
+export function useReceiver(): SuiteReceiver {
+  let running: Receiver | undefined;
+  before(async () => {
+    running = await startReceiver();
+  });
+  after(async () => {
+    await running?.close();
+    running = undefined;
+  });
+  const started = (): Receiver => {
+    if (!running)
+      throw new Error('the suite receiver starts in its before hook: use it from there on');
+    return running;
+  };
+  return {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get requests() {
+      return started().requests;
+    },
+    get reply() {
+      return started().reply;
+    },
+    set reply(reply) {
+      started().reply = reply;
+    },
+    waitForRequests: (count, timeoutMs) => started().waitForRequests(count, timeoutMs),
+  };
 }
