@@ -24,6 +24,7 @@ import type { Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { analyzeChangedTables } from '../src/db/embedded-analyze.ts';
+import { loadScope, qualifiedTable } from '../src/db/environment-scope.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { percentile, printTable, quietWindowPercentile } from './support.ts';
 
@@ -197,23 +198,17 @@ async function phase(
 
 /** Bulk rows of the filler model, with their first versions, written with SQL. */
 async function seed(server: TestServer, fillerId: string, rows: number) {
-  const schema = (
-    await server.db
-      .selectFrom('environments')
-      .select('schema_name')
-      .where('is_primary', '=', true)
-      .executeTakeFirstOrThrow()
-  ).schema_name;
+  const scope = await loadScope(server.db);
+  const schema = scope.environment.schemaName;
   const field = (
-    await server.db
-      .withSchema(schema)
-      .selectFrom('fields' as never)
-      .select(sql<string>`id`.as('id'))
-      .where(sql<boolean>`item_type_id = ${fillerId}`)
+    await scope.db
+      .selectFrom('fields')
+      .select('id')
+      .where('item_type_id', '=', fillerId)
       .executeTakeFirstOrThrow()
   ).id;
   await sql`
-    INSERT INTO ${sql.table(`${schema}.items`)}
+    INSERT INTO ${qualifiedTable(schema, 'items')}
       (id, item_type_id, item_values, published_values, status, current_version_id,
        published_version_id)
     SELECT 'seed-' || n, ${fillerId}, jsonb_build_object(${field}::text, 'Filler ' || n),
@@ -221,9 +216,9 @@ async function seed(server: TestServer, fillerId: string, rows: number) {
       'seedv-' || n
     FROM generate_series(1, ${rows}::int) AS n`.execute(server.db);
   await sql`
-    INSERT INTO ${sql.table(`${schema}.item_versions`)} (id, item_id, item_type_id, item_values)
+    INSERT INTO ${qualifiedTable(schema, 'item_versions')} (id, item_id, item_type_id, item_values)
     SELECT current_version_id, id, item_type_id, item_values
-    FROM ${sql.table(`${schema}.items`)} WHERE id LIKE 'seed-%'`.execute(server.db);
+    FROM ${qualifiedTable(schema, 'items')} WHERE id LIKE 'seed-%'`.execute(server.db);
   // What the embedded engine's periodic analyze (and PostgreSQL's autovacuum) does within
   // a minute of a bulk load: without statistics, lists by model are planned for ~180 rows.
   await analyzeChangedTables(server.db);
