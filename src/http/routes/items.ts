@@ -107,6 +107,15 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
   const mayOnRecords = (request: FastifyRequest<Params>, ids: string[]) =>
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), ids);
+  /** The record, and with `recursive=true` the tree records changed along with it (`along` finds them). */
+  const mayOnRecordAndAlong = async (
+    request: FastifyRequest<Params>,
+    along: typeof unpublishedAncestors,
+  ) => {
+    await mayOnRecord(request);
+    if (recursive(request).recursive)
+      await mayOnRecords(request, await along(request.scope.db, request.params.id));
+  };
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
@@ -254,13 +263,8 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       config: { itemAction: 'publish', resourceType: 'selective_publish_operation' },
     },
     async (request) => {
-      await mayOnRecord(request);
       // Parents published along need the same permission as the record.
-      if (recursive(request).recursive)
-        await mayOnRecords(
-          request,
-          await unpublishedAncestors(request.scope.db, request.params.id),
-        );
+      await mayOnRecordAndAlong(request, unpublishedAncestors);
       const selection = request.body?.data.attributes;
       return {
         data: await publishItem(
@@ -283,13 +287,8 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       config: { itemAction: 'publish', resourceType: 'selective_unpublish_operation' },
     },
     async (request) => {
-      await mayOnRecord(request);
       // Children withdrawn along need the same permission as the record.
-      if (recursive(request).recursive)
-        await mayOnRecords(
-          request,
-          await publishedDescendants(request.scope.db, request.params.id),
-        );
+      await mayOnRecordAndAlong(request, publishedDescendants);
       const locales = request.body?.data.attributes.content_in_locales;
       return {
         data: await unpublishItem(request.scope, request.params.id, locales, recursive(request)),
