@@ -251,7 +251,13 @@ export type ScheduledActionTable = {
   /** Set when the schedule gave up: it is no longer due. */
   failed_at: Date | null;
   failure: string | null;
+  /** The part of the record it acts on, as sent (migration 0011); null: the whole record. */
+  selection: NullableJson<ScheduleSelection>;
 };
+/** `selective_publication` of a publication, `content_in_locales` of an unpublishing. */
+export type ScheduleSelection =
+  | { content_in_locales: string[]; non_localized_content: boolean }
+  | string[];
 export type ScheduledActionRow = Selectable<ScheduledActionTable>;
 
 export type EnvironmentStatus = 'creating' | 'ready' | 'destroying';

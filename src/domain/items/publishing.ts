@@ -24,7 +24,7 @@ import { byApiKey, emitItemEvent, findRecordOrFail } from './service.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';
 
-export type { ContentSelection } from './locale-content.ts';
+export { type ContentSelection, contentSelectionOf } from './locale-content.ts';
 
 /** `recursive=true`: publish unpublished parents too, or withdraw published children too. */
 export type TreeOptions = { recursive?: boolean };

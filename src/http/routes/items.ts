@@ -17,7 +17,7 @@ import {
   MAX_PAGE_LIMIT,
 } from '../../domain/items/list.ts';
 import { publicationState } from '../../domain/items/publication-state.ts';
-import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
+import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { publishedDescendants, unpublishedAncestors } from '../../domain/items/tree-publishing.ts';
@@ -270,10 +270,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         data: await publishItem(
           request.scope,
           request.params.id,
-          selection && {
-            locales: selection.content_in_locales,
-            nonLocalized: selection.non_localized_content,
-          },
+          selection && contentSelectionOf(selection),
           recursive(request),
         ),
       };
