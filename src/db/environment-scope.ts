@@ -77,6 +77,12 @@ export function schemaNameOf(environmentNumber: number): string {
   return `env_${environmentNumber}`;
 }
 
+/** The environment number a schema name stands for (schemaNameOf's inverse), if any. */
+export function environmentNumberOf(schemaName: string): number | undefined {
+  const number = /^env_(\d+)$/.exec(schemaName)?.[1];
+  return number === undefined ? undefined : Number(number);
+}
+
 export function environmentRef(
   row: Pick<EnvironmentRow, 'id' | 'number' | 'schema_name' | 'is_primary'>,
 ): EnvironmentRef {

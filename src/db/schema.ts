@@ -174,13 +174,13 @@ export type SiteSettingsTable = {
 
 export type ItemStatus = 'draft' | 'updated' | 'published';
 
-/** A record (spec 09): values keyed by field id (see environment migration 0003). */
-/** Each model's number of records, kept by triggers on `items` (environment migration 0007). */
+/** Each model's number of records, kept by triggers on `items` (environment migration 0006). */
 export type ItemCountTable = {
   item_type_id: string;
   total: string;
 };
 
+/** A record (spec 09): values keyed by field id (see environment migration 0003). */
 export type ItemTable = {
   id: string;
   item_type_id: string;
@@ -200,7 +200,7 @@ export type ItemTable = {
     Date | string | null | undefined,
     Date | string | null
   >;
-  /** Whether the current values satisfy the schema as it is now (environment migration 0007). */
+  /** Whether the current values satisfy the schema as it is now (environment migration 0005). */
   current_valid: Generated<boolean>;
   /** The same for the published values (true while there are none). */
   published_valid: Generated<boolean>;
@@ -251,7 +251,13 @@ export type ScheduledActionTable = {
   /** Set when the schedule gave up: it is no longer due. */
   failed_at: Date | null;
   failure: string | null;
+  /** The part of the record it acts on, as sent (migration 0011); null: the whole record. */
+  selection: NullableJson<ScheduleSelection>;
 };
+/** `selective_publication` of a publication, `content_in_locales` of an unpublishing. */
+export type ScheduleSelection =
+  | { content_in_locales: string[]; non_localized_content: boolean }
+  | string[];
 export type ScheduledActionRow = Selectable<ScheduledActionTable>;
 
 export type EnvironmentStatus = 'creating' | 'ready' | 'destroying';

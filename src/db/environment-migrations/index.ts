@@ -8,6 +8,7 @@ import * as blocks from './0007_blocks.ts';
 import * as scheduledActions from './0008_scheduled_actions.ts';
 import * as schemaVersion from './0009_schema_version.ts';
 import * as itemStages from './0010_item_stages.ts';
+import * as scheduleSelection from './0011_schedule_selection.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -26,4 +27,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0008_scheduled_actions': scheduledActions,
   '0009_schema_version': schemaVersion,
   '0010_item_stages': itemStages,
+  '0011_schedule_selection': scheduleSelection,
 };

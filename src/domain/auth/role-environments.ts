@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
 import type { Trx } from '../../db/transaction.ts';
 import type { PERMISSION_LISTS } from './role-attributes.ts';
-import { AUTH_LOCK_KEY } from './transaction.ts';
+import { lockAuth } from './transaction.ts';
 
 type Entry = Record<string, unknown>;
 type Lists = Partial<Record<(typeof PERMISSION_LISTS)[number], Entry[]>>;
@@ -20,7 +19,7 @@ const ENVIRONMENT_LISTS = [
  * rewritten in memory and saved only when it changed.
  */
 async function rewriteEntries(trx: Trx, rewrite: (entries: Entry[]) => Entry[]): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(${sql.lit(AUTH_LOCK_KEY)})`.execute(trx);
+  await lockAuth(trx);
   const roles = await trx.selectFrom('roles').select(['id', 'attributes']).execute();
   for (const role of roles) {
     const attributes = role.attributes as Lists;

@@ -3,7 +3,13 @@ import type { Db } from '../../db/client.ts';
 import type { Trx } from '../../db/transaction.ts';
 
 // Arbitrary constant naming the roles-and-tokens lock in pg_advisory_xact_lock.
-export const AUTH_LOCK_KEY = 7_246_010;
+const AUTH_LOCK_KEY = 7_246_010;
+
+/** Takes the auth lock for the rest of the caller's transaction. */
+export async function lockAuth(trx: Trx): Promise<void> {
+  // A literal key leaves no parameter, so the lock takes one simple-protocol message.
+  await sql`SELECT pg_advisory_xact_lock(${sql.lit(AUTH_LOCK_KEY)})`.execute(trx);
+}
 
 /**
  * Runs a role or access token write in one transaction holding the auth lock. These
@@ -12,8 +18,7 @@ export const AUTH_LOCK_KEY = 7_246_010;
  */
 export async function inAuthTransaction<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.transaction().execute(async (trx) => {
-    // A literal key leaves no parameter, so the lock takes one simple-protocol message.
-    await sql`SELECT pg_advisory_xact_lock(${sql.lit(AUTH_LOCK_KEY)})`.execute(trx);
+    await lockAuth(trx);
     return fn(trx);
   });
 }

@@ -147,6 +147,16 @@ export function selectedIssues(
 /** Selective publishing: which parts of the current values to publish. */
 export type ContentSelection = { locales: readonly string[]; nonLocalized: boolean };
 
+/** A selection as the API sends it (a publish body's attributes, `selective_publication`). */
+export type SelectivePublicationInput = {
+  content_in_locales: readonly string[];
+  non_localized_content: boolean;
+};
+
+export function contentSelectionOf(input: SelectivePublicationInput): ContentSelection {
+  return { locales: input.content_in_locales, nonLocalized: input.non_localized_content };
+}
+
 /**
  * The published values after publishing the selected parts of the current values: a
  * selected locale takes its current content (or, when the current values are no longer

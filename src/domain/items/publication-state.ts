@@ -4,11 +4,9 @@ import { presentItemVersion } from '../../presenters/item-version.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { NotFound } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { compareContent, invalidParts, snapshotValid } from './locale-content.ts';
-import { fieldsOfModel } from './model-fields.ts';
-import { findRow } from './service.ts';
+import { recordAndContext } from './record-context.ts';
 
 /**
  * How the record's current values differ from its published ones, locale by locale, and
@@ -19,16 +17,13 @@ export async function publicationState(
   scope: Scope,
   id: string,
 ): Promise<{ data: Resource; included: Resource[] }> {
-  const row = await findRow(scope.db, id);
-  if (!row) throw new NotFound('Item', id);
-  const [fields, locales, model, published, schedules] = await Promise.all([
-    fieldsOfModel(scope.db, row.item_type_id),
-    siteLocales(scope.db),
-    scope.db
-      .selectFrom('item_types')
-      .select('all_locales_required')
-      .where('id', '=', row.item_type_id)
-      .executeTakeFirstOrThrow(),
+  const found = await recordAndContext(scope, id);
+  if (!found) throw new NotFound('Item', id);
+  const {
+    row,
+    context: { model, fields, locales },
+  } = found;
+  const [published, schedules] = await Promise.all([
     row.published_version_id === null
       ? undefined
       : scope.db

@@ -7,7 +7,7 @@ import {
 } from '../../db/environment-scope.ts';
 import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { DomainError, NotFound, ValidationFailed } from '../errors.ts';
+import { DomainError, ValidationFailed } from '../errors.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {
@@ -19,12 +19,12 @@ import {
   withoutLocales,
 } from './locale-content.ts';
 import type { ItemField } from './model-fields.ts';
-import { recordAndContext, type StoredItem } from './record-context.ts';
-import { byApiKey, emitItemEvent } from './service.ts';
+import type { StoredItem } from './record-context.ts';
+import { byApiKey, emitItemEvent, findRecordOrFail } from './service.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';
 
-export type { ContentSelection } from './locale-content.ts';
+export { type ContentSelection, contentSelectionOf } from './locale-content.ts';
 
 /** `recursive=true`: publish unpublished parents too, or withdraw published children too. */
 export type TreeOptions = { recursive?: boolean };
@@ -66,12 +66,10 @@ export async function publishInTransaction(
   selection?: ContentSelection,
   options: TreeOptions = {},
 ): Promise<Resource> {
-  const found = await recordAndContext(tx, id);
-  if (!found) throw new NotFound('Item', id);
   const {
     row: before,
     context: { model, fields, locales, state },
-  } = found;
+  } = await findRecordOrFail(tx, id);
   if (model.tree && before.parent_id !== null) {
     const parents = await unpublishedAncestors(tx.db, id);
     if (parents.length > 0 && !options.recursive)
@@ -180,12 +178,10 @@ export async function unpublishInTransaction(
   locales?: readonly string[],
   options: TreeOptions = {},
 ): Promise<Resource> {
-  const found = await recordAndContext(tx, id);
-  if (!found) throw new NotFound('Item', id);
   const {
     row: before,
     context: { model, fields, locales: site, state },
-  } = found;
+  } = await findRecordOrFail(tx, id);
   if (locales) checkLocalesExist(locales, site);
   const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
   if (model.tree && remaining === null) {

@@ -6,7 +6,7 @@ import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
 import { cachedSchemaRead, readsSchemaCache } from '../schema-cache/caches.ts';
-import type { ItemField } from './model-fields.ts';
+import { ITEM_FIELD_COLUMNS, type ItemField } from './model-fields.ts';
 
 /**
  * Everything a record read or write needs of its model, loaded with the model in one
@@ -45,18 +45,7 @@ function contextColumns<DB, T extends keyof DB>(
     jsonArrayFrom(
       db
         .selectFrom('fields')
-        .select([
-          'id',
-          'item_type_id',
-          'fieldset_id',
-          'position',
-          'api_key',
-          'label',
-          'field_type',
-          'localized',
-          'validators',
-          'default_value',
-        ])
+        .select([...ITEM_FIELD_COLUMNS, 'fieldset_id', 'position'])
         .where('fields.item_type_id', '=', modelId)
         .orderBy('position')
         .orderBy('seq'),

@@ -12,7 +12,7 @@ import {
 } from '../../db/environment-scope.ts';
 import type { ScheduledActionRow } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
-import { publishInTransaction, unpublishInTransaction } from './publishing.ts';
+import { contentSelectionOf, publishInTransaction, unpublishInTransaction } from './publishing.ts';
 import { SCHEDULE_KINDS } from './schedules.ts';
 
 /**
@@ -122,8 +122,19 @@ async function runNext(scope: Scope, logger: ScheduleLogger): Promise<Outcome> {
           .set({ [SCHEDULE_KINDS[claimed.action].column]: null })
           .where('id', '=', claimed.item_id)
           .execute();
-        if (claimed.action === 'publish') await publishInTransaction(tx, claimed.item_id);
-        else await unpublishInTransaction(tx, claimed.item_id);
+        const { selection } = claimed;
+        if (claimed.action === 'publish')
+          await publishInTransaction(
+            tx,
+            claimed.item_id,
+            selection && !Array.isArray(selection) ? contentSelectionOf(selection) : undefined,
+          );
+        else
+          await unpublishInTransaction(
+            tx,
+            claimed.item_id,
+            Array.isArray(selection) ? selection : undefined,
+          );
         return 'ran';
       },
       RECORD_CHANGE,

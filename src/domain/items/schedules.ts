@@ -1,5 +1,5 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
-import type { ScheduledActionKind } from '../../db/schema.ts';
+import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
@@ -33,23 +33,13 @@ export const SCHEDULE_KINDS = {
 export type ScheduleInput = {
   /** The due time as sent (an ISO 8601 date-time). */
   at: string;
-  /** `selective_publication` / `content_in_locales` as sent (null or absent: the whole record). */
-  locales: unknown;
+  /** `selective_publication` / `content_in_locales` as sent, shape checked; null: the whole record. */
+  selection: ScheduleSelection | null;
 };
 
 /** The due time, checked: a real date-time in the future (the docs: "the future date"). */
 function dueTimeOf(kind: ScheduledActionKind, input: ScheduleInput, now: Date): Date {
-  const { recordType, attribute, localesAttribute } = SCHEDULE_KINDS[kind];
-  if (input.locales !== undefined && input.locales !== null)
-    // A schedule keeps no locales (scheduled_actions): a per-locale schedule could not
-    // do what it says when it runs, so it is refused now rather than run wrongly later.
-    throw new ValidationFailed(recordType, [
-      {
-        field: localesAttribute,
-        code: 'VALIDATION_INVALID',
-        message: 'per-locale scheduling is not supported: send null to schedule the whole record',
-      },
-    ]);
+  const { recordType, attribute } = SCHEDULE_KINDS[kind];
   if (!isIsoDateTime(input.at))
     throw new ValidationFailed(recordType, [
       { field: attribute, code: 'VALIDATION_FORMAT', message: 'must be an ISO 8601 date-time' },
@@ -74,11 +64,12 @@ export async function createSchedule(
   input: ScheduleInput,
 ): Promise<{ schedule: Resource; item: Resource }> {
   const at = dueTimeOf(kind, input, new Date());
+  const selection = input.selection === null ? null : JSON.stringify(input.selection);
   return inEnvironmentTransaction(scope, async (tx) => {
     if (!(await findRow(tx.db, itemId))) throw new NotFound('Item', itemId);
     const row = await tx.db
       .insertInto('scheduled_actions')
-      .values({ item_id: itemId, action: kind, due_at: at })
+      .values({ item_id: itemId, action: kind, due_at: at, selection })
       .onConflict((conflict) =>
         conflict.columns(['item_id', 'action']).doUpdateSet({
           due_at: at,
@@ -86,9 +77,10 @@ export async function createSchedule(
           attempts: 0,
           failed_at: null,
           failure: null,
+          selection,
         }),
       )
-      .returning(['seq', 'item_id', 'action', 'due_at'])
+      .returning(['seq', 'item_id', 'action', 'due_at', 'selection'])
       .executeTakeFirstOrThrow();
     await tx.db
       .updateTable('items')

@@ -1,5 +1,9 @@
 import type { DatabaseHandle, Db } from '../../db/client.ts';
-import type { Scope, ScopedTransaction } from '../../db/environment-scope.ts';
+import {
+  environmentNumberOf,
+  type Scope,
+  type ScopedTransaction,
+} from '../../db/environment-scope.ts';
 import { AuthCache } from './auth-cache.ts';
 import { SchemaCache } from './schema-cache.ts';
 
@@ -43,10 +47,11 @@ export async function invalidateOnNotify(
 ): Promise<() => Promise<void>> {
   const caches = cachesOf(db);
   const auth = new AuthCache<unknown>();
-  const stop = await listen(CHANNEL, (payload?: string) => {
+  const stop = await listen(CHANNEL, (payload) => {
     auth.forget();
-    const number = /^env_(\d+)$/.exec(payload ?? '')?.[1];
-    if (number !== undefined) caches.schema.forget(Number(number));
+    // A schema change names its environment's schema; an access change, its table.
+    const number = environmentNumberOf(payload);
+    if (number !== undefined) caches.schema.forget(number);
   });
   caches.auth = auth;
   return async () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ScheduledActionKind } from '../../db/schema.ts';
+import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
 import { assertMayOnItems } from '../../domain/items/access.ts';
 import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
 import { actorOf } from '../actor.ts';
@@ -29,7 +29,7 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
     app.post<Params & CreateBody>(
       `/items/:id/${path}`,
       {
-        schema: { body: CreateScheduleBody(attribute, localesAttribute) },
+        schema: { body: CreateScheduleBody(kind, attribute, localesAttribute) },
         config: { resourceType: type, itemAction: 'publish' },
       },
       async (request, reply) => {
@@ -37,7 +37,7 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
         const attributes = request.body.data.attributes ?? {};
         const { schedule, item } = await createSchedule(request.scope, kind, request.params.id, {
           at: attributes[attribute] as string,
-          locales: attributes[localesAttribute],
+          selection: (attributes[localesAttribute] ?? null) as ScheduleSelection | null,
         });
         return reply.status(201).send({ data: schedule, included: [item] });
       },

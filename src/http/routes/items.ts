@@ -17,7 +17,7 @@ import {
   MAX_PAGE_LIMIT,
 } from '../../domain/items/list.ts';
 import { publicationState } from '../../domain/items/publication-state.ts';
-import { publishItem, unpublishItem } from '../../domain/items/publishing.ts';
+import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { publishedDescendants, unpublishedAncestors } from '../../domain/items/tree-publishing.ts';
@@ -107,6 +107,15 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
   const mayOnRecords = (request: FastifyRequest<Params>, ids: string[]) =>
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), ids);
+  /** The record, and with `recursive=true` the tree records changed along with it (`along` finds them). */
+  const mayOnRecordAndAlong = async (
+    request: FastifyRequest<Params>,
+    along: typeof unpublishedAncestors,
+  ) => {
+    await mayOnRecord(request);
+    if (recursive(request).recursive)
+      await mayOnRecords(request, await along(request.scope.db, request.params.id));
+  };
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
@@ -254,22 +263,14 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       config: { itemAction: 'publish', resourceType: 'selective_publish_operation' },
     },
     async (request) => {
-      await mayOnRecord(request);
       // Parents published along need the same permission as the record.
-      if (recursive(request).recursive)
-        await mayOnRecords(
-          request,
-          await unpublishedAncestors(request.scope.db, request.params.id),
-        );
+      await mayOnRecordAndAlong(request, unpublishedAncestors);
       const selection = request.body?.data.attributes;
       return {
         data: await publishItem(
           request.scope,
           request.params.id,
-          selection && {
-            locales: selection.content_in_locales,
-            nonLocalized: selection.non_localized_content,
-          },
+          selection && contentSelectionOf(selection),
           recursive(request),
         ),
       };
@@ -283,13 +284,8 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       config: { itemAction: 'publish', resourceType: 'selective_unpublish_operation' },
     },
     async (request) => {
-      await mayOnRecord(request);
       // Children withdrawn along need the same permission as the record.
-      if (recursive(request).recursive)
-        await mayOnRecords(
-          request,
-          await publishedDescendants(request.scope.db, request.params.id),
-        );
+      await mayOnRecordAndAlong(request, publishedDescendants);
       const locales = request.body?.data.attributes.content_in_locales;
       return {
         data: await unpublishItem(request.scope, request.params.id, locales, recursive(request)),

@@ -41,6 +41,18 @@ export const BulkItemsBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** What selective publishing publishes (a publish body's attributes; a schedule's `selective_publication`). */
+export const SelectivePublication = Type.Object(
+  {
+    content_in_locales: Type.Array(Type.String(), { maxItems: 500 }),
+    non_localized_content: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+/** The locales selective unpublishing withdraws. */
+export const LocalesToWithdraw = Type.Array(Type.String(), { minItems: 1, maxItems: 500 });
+
 /** Selective publishing: `{data: {type, attributes: {content_in_locales, non_localized_content}}}`, or no body. */
 export const PublishItemBody = Type.Union([
   Type.Null(),
@@ -49,13 +61,7 @@ export const PublishItemBody = Type.Union([
       data: Type.Object(
         {
           type: Type.String(),
-          attributes: Type.Object(
-            {
-              content_in_locales: Type.Array(Type.String(), { maxItems: 500 }),
-              non_localized_content: Type.Boolean(),
-            },
-            { additionalProperties: false },
-          ),
+          attributes: SelectivePublication,
         },
         { additionalProperties: false },
       ),
@@ -73,7 +79,7 @@ export const UnpublishItemBody = Type.Union([
         {
           type: Type.String(),
           attributes: Type.Object(
-            { content_in_locales: Type.Array(Type.String(), { minItems: 1, maxItems: 500 }) },
+            { content_in_locales: LocalesToWithdraw },
             { additionalProperties: false },
           ),
         },
