@@ -2,10 +2,14 @@ import type { LogEvent } from 'kysely';
 
 /**
  * A count of the statements this process sent to the database (BEGIN and COMMIT
- * included), kept only when FIELDHOUSE_COUNT_QUERIES=1: the latency bench reads it per
- * request from a response header, to see round trips that timings alone would hide.
+ * included), kept only when FIELDHOUSE_COUNT_QUERIES=1 (or sql): the latency bench reads it per
+ * request from a response header, to see round trips that timings alone would hide. With
+ * FIELDHOUSE_COUNT_QUERIES=sql each statement's text also goes to stderr, one line each,
+ * to see which statements a request sent.
  */
-export const countingQueries = process.env.FIELDHOUSE_COUNT_QUERIES === '1';
+const mode = process.env.FIELDHOUSE_COUNT_QUERIES;
+export const countingQueries = mode === '1' || mode === 'sql';
+const printingQueries = mode === 'sql';
 
 let sent = 0;
 
@@ -15,7 +19,14 @@ export function queriesSent(): number {
 
 /** Kysely's `log` option when counting; nothing otherwise, so Kysely skips its timing. */
 export const queryCounter: ((event: LogEvent) => void) | undefined = countingQueries
-  ? () => {
+  ? (event) => {
       sent++;
+      if (printingQueries) process.stderr.write(`${statementText(event).replace(/\s+/g, ' ')}\n`);
     }
   : undefined;
+
+/** Prepared shapes carry their text in a `{ name, text }` object instead of a string. */
+function statementText(event: LogEvent): string {
+  const sql = event.query.sql as unknown as string | { text: string };
+  return typeof sql === 'string' ? sql : sql.text;
+}
