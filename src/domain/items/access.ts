@@ -283,6 +283,17 @@ export async function assertMayOnItems(
   await assertMayOnRecords(actor, scope, action, records);
 }
 
+/**
+ * Decides whether the caller may change these records, inside the write's transaction
+ * (`scope` is then the transaction's): what it judges is what the write changes.
+ */
+export type RecordGate = (scope: Scope, ids: readonly string[]) => Promise<void>;
+
+/** The gate of `action` for this caller. */
+export function recordGate(actor: Actor, action: ItemAction): RecordGate {
+  return (scope, ids) => assertMayOnItems(actor, scope, action, ids);
+}
+
 /** As assertMayOnItems, for the record a version belongs to. */
 export async function assertMayOnVersion(
   actor: Actor,

@@ -2,11 +2,13 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import {
+  assertMayAtAll,
   assertMayCreate,
   assertMayOnItems,
   assertMayOnVersion,
   readableOnly,
   readableRecords,
+  recordGate,
 } from '../../domain/items/access.ts';
 import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
@@ -20,7 +22,6 @@ import { publicationState } from '../../domain/items/publication-state.ts';
 import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
-import { publishedDescendants, unpublishedAncestors } from '../../domain/items/tree-publishing.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
@@ -105,16 +106,15 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   /** The record (or version) the route names, checked against the route's action. */
   const mayOnRecord = (request: FastifyRequest<Params>) =>
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
-  const mayOnRecords = (request: FastifyRequest<Params>, ids: string[]) =>
-    assertMayOnItems(actorOf(request), request.scope, actionOf(request), ids);
-  /** The record, and with `recursive=true` the tree records changed along with it (`along` finds them). */
-  const mayOnRecordAndAlong = async (
-    request: FastifyRequest<Params>,
-    along: typeof unpublishedAncestors,
-  ) => {
-    await mayOnRecord(request);
-    if (recursive(request).recursive)
-      await mayOnRecords(request, await along(request.scope.db, request.params.id));
+  /**
+   * Publishing options: `recursive`, and the gate that judges the record and the tree
+   * records changed along with it inside the write's transaction. A role without the
+   * action at all is refused before anything is read.
+   */
+  const treeOptions = (request: FastifyRequest<Params>) => {
+    const actor = actorOf(request);
+    assertMayAtAll(actor, request.scope, actionOf(request));
+    return { ...recursive(request), gate: recordGate(actor, actionOf(request)) };
   };
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
@@ -264,14 +264,14 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
     async (request) => {
       // Parents published along need the same permission as the record.
-      await mayOnRecordAndAlong(request, unpublishedAncestors);
+      const options = treeOptions(request);
       const selection = request.body?.data.attributes;
       return {
         data: await publishItem(
           request.scope,
           request.params.id,
           selection && contentSelectionOf(selection),
-          recursive(request),
+          options,
         ),
       };
     },
@@ -285,10 +285,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
     async (request) => {
       // Children withdrawn along need the same permission as the record.
-      await mayOnRecordAndAlong(request, publishedDescendants);
+      const options = treeOptions(request);
       const locales = request.body?.data.attributes.content_in_locales;
       return {
-        data: await unpublishItem(request.scope, request.params.id, locales, recursive(request)),
+        data: await unpublishItem(request.scope, request.params.id, locales, options),
       };
     },
   );
