@@ -262,16 +262,29 @@ describe('selective publishing', () => {
       'INVALID_ATTRIBUTES',
     );
     await rejectsWithApiError(
-      client.items.publish(record.id, { content_in_locales: [], non_localized_content: false }),
-      'INVALID_ATTRIBUTES',
-    );
-    await rejectsWithApiError(
       client.items.rawPublish(record.id, {
         data: { type: 'selective_publish_operation', attributes: { content_in_locales: ['en'] } },
       } as never),
       'INVALID_FORMAT',
     );
     assert.equal((await client.items.find(record.id)).meta.status, 'draft');
+  });
+
+  test('a selection of nothing is accepted and publishes nothing', async () => {
+    const { record } = await bilingualRecord();
+    const nothing = { content_in_locales: [], non_localized_content: false };
+    const draft = await client.items.publish(record.id, nothing);
+    assert.equal(draft.meta.status, 'draft');
+    assert.equal(draft.meta.published_at, null);
+
+    await client.items.publish(record.id);
+    await client.items.update(record.id, { title: { en: 'Hello 2', it: 'Ciao 2' } });
+    const before = await client.items.find(record.id);
+    const updated = await client.items.publish(record.id, nothing);
+    assert.equal(updated.meta.status, 'updated');
+    assert.equal(updated.meta.published_at, before.meta.published_at);
+    const live = await client.items.find(record.id, { version: 'published' });
+    assert.deepEqual(live.title, { en: 'Hello', it: 'Ciao' });
   });
 
   test('unpublishing one locale withdraws it; withdrawing the last one unpublishes the record', async () => {

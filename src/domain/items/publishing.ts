@@ -78,6 +78,10 @@ export async function publishInTransaction(
     context: { model, fields, locales, state },
   } = await findRecordOrFail(tx, id);
   await options.gate?.(tx, [id]);
+  // A selection of nothing is not refused (DatoCMS documents no such rule): it publishes
+  // nothing, so the record, its parents and its events stay as they are.
+  if (selection && selection.locales.length === 0 && !selection.nonLocalized)
+    return eventEntityOf(before, model, fields, await storedSnapshot(tx.db, before, fields)).plain;
   if (model.tree && before.parent_id !== null) {
     const parents = await unpublishedAncestors(tx.db, id);
     if (parents.length > 0 && !options.recursive)
@@ -91,11 +95,6 @@ export async function publishInTransaction(
   }
   const validity = { locales, allLocalesRequired: model.all_locales_required };
   if (selection) {
-    if (selection.locales.length === 0 && !selection.nonLocalized)
-      throw new DomainError(
-        'INVALID_ATTRIBUTES',
-        'the selection publishes nothing: name locales or set non_localized_content',
-      );
     checkLocalesExist(selection.locales, locales);
     const issues = selectedIssues(fields, before.item_values, validity, selection);
     if (issues.length > 0) throw new ValidationFailed('Item', issues);
