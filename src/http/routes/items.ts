@@ -2,7 +2,6 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../../domain/errors.ts';
 import {
-  assertMayAtAll,
   assertMayCreate,
   assertMayOnItems,
   assertMayOnVersion,
@@ -108,14 +107,13 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
   /**
    * Publishing options: `recursive`, and the gate that judges the record and the tree
-   * records changed along with it inside the write's transaction. A role without the
-   * action at all is refused before anything is read.
+   * records changed along with it inside the write's transaction (a role without the
+   * action at all was refused before the request was read).
    */
-  const treeOptions = (request: FastifyRequest<Params>) => {
-    const actor = actorOf(request);
-    assertMayAtAll(actor, request.scope, actionOf(request));
-    return { ...recursive(request), gate: recordGate(actor, actionOf(request)) };
-  };
+  const treeOptions = (request: FastifyRequest<Params>) => ({
+    ...recursive(request),
+    gate: recordGate(actorOf(request), actionOf(request)),
+  });
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
@@ -330,7 +328,13 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       const { attributes, relationships } = request.body.data;
       const ids = relationships.items.data.map((item) => item.id);
-      await assertMayOnItems(actorOf(request), request.scope, 'move_to_stage', ids);
+      await assertMayOnItems(
+        actorOf(request),
+        request.scope,
+        'move_to_stage',
+        ids,
+        attributes.stage,
+      );
       const result = await bulkMoveToStage(request.scope, ids, attributes.stage);
       return sendResult(deps, request, reply, 200, result);
     },
