@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
+import type { ScopedTransaction } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
+import { TEST_ENGINE } from '../support/databases.ts';
+import { raceTheLock } from '../support/environment-lock.ts';
 import { buildModel, itemTypeRef } from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -220,5 +223,50 @@ describe('permissions limited to a stage', () => {
     await rejectsWithApiError(limited.items.destroy(record.id), 'INSUFFICIENT_PERMISSIONS');
     await limited.items.destroy(other.id);
     assert.equal((await client.items.find(record.id)).meta.stage, 'in_review');
+  });
+
+  /** What a concurrent move commits, written straight into the record's row. */
+  const movedInPlace = (id: string, stage: string) => async (tx: ScopedTransaction) => {
+    await tx.db.updateTable('items').set({ stage }).where('id', '=', id).execute();
+  };
+
+  test('a write judges the stage its transaction finds, not the one seen before it', async () => {
+    const record = await recordInWorkflow();
+    const editor = await clientWith([
+      itemPermission('read'),
+      itemPermission('update', { on_stage: 'drafting' }),
+      itemPermission('move_to_stage', { on_stage: 'drafting' }),
+    ]);
+    // The record is in `drafting` when each request comes, and moved on just before its write.
+    await rejectsWithApiError(
+      raceTheLock(
+        server.db,
+        () => editor.items.update(record.id, {}),
+        movedInPlace(record.id, 'in_review'),
+      ),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    const found = await client.items.find(record.id);
+    assert.equal(found.meta.current_version, record.meta.current_version, 'not updated');
+
+    const other = await client.items.create({ item_type: record.item_type });
+    const moving = raceTheLock(
+      server.db,
+      () =>
+        editor.items.rawBulkMoveToStage({
+          data: {
+            type: 'item_bulk_move_to_stage_operation',
+            attributes: { stage: 'approved' },
+            relationships: { items: { data: asItems([other.id]) } },
+          },
+        }),
+      movedInPlace(other.id, 'in_review'),
+    );
+    if (TEST_ENGINE === 'postgres')
+      // Checked when it came, the record fails alone in its own transaction.
+      assert.deepEqual((await moving).meta, { successful: 0, failed: 1 });
+    // One connection: the check before the operation already sees the move.
+    else await rejectsWithApiError(moving, 'INSUFFICIENT_PERMISSIONS');
+    assert.equal((await client.items.find(other.id)).meta.stage, 'in_review');
   });
 });

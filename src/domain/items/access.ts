@@ -355,9 +355,9 @@ export async function assertMayOnItems(
  */
 export type RecordGate = (scope: Scope, ids: readonly string[]) => Promise<void>;
 
-/** The gate of `action` for this caller. */
-export function recordGate(actor: Actor, action: ItemAction): RecordGate {
-  return (scope, ids) => assertMayOnItems(actor, scope, action, ids);
+/** The gate of `action` (a stage move: towards `toStage`) for this caller. */
+export function recordGate(actor: Actor, action: ItemAction, toStage?: string): RecordGate {
+  return (scope, ids) => assertMayOnItems(actor, scope, action, ids, toStage);
 }
 
 /** As assertMayOnItems, for the record a version belongs to. */

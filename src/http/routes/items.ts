@@ -106,13 +106,15 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   const mayOnRecord = (request: FastifyRequest<Params>) =>
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
   /**
-   * Publishing options: `recursive`, and the gate that judges the record and the tree
-   * records changed along with it inside the write's transaction (a role without the
-   * action at all was refused before the request was read).
+   * The gate a write calls inside its transaction on the records it changes, as it finds
+   * them there (a role without the action at all was refused before the request was read).
    */
+  const gateOf = (request: FastifyRequest<Params>) =>
+    recordGate(actorOf(request), actionOf(request));
+  /** Publishing options: `recursive`, and the gate for the record and the tree records changed along with it. */
   const treeOptions = (request: FastifyRequest<Params>) => ({
     ...recursive(request),
-    gate: recordGate(actorOf(request), actionOf(request)),
+    gate: gateOf(request),
   });
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
@@ -199,7 +201,6 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id/validate',
     { schema: { body: UpdateItemBody }, config: update },
     async (request, reply) => {
-      await mayOnRecord(request);
       const data = request.body.data;
       await items.updateItem(
         request.scope,
@@ -210,7 +211,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
           attributes: data.attributes ?? {},
           meta: {},
         },
-        { validateOnly: true },
+        { validateOnly: true, gate: gateOf(request) },
       );
       return reply.status(204).send();
     },
@@ -220,14 +221,15 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id',
     { schema: { body: UpdateItemBody }, config: update },
     async (request) => {
-      await mayOnRecord(request);
       const data = request.body.data;
       const itemType = data.relationships?.item_type?.data?.id;
-      const entity = await items.updateItem(request.scope, creatorOf(request), request.params.id, {
-        itemType,
-        attributes: data.attributes ?? {},
-        meta: data.meta ?? {},
-      });
+      const entity = await items.updateItem(
+        request.scope,
+        creatorOf(request),
+        request.params.id,
+        { itemType, attributes: data.attributes ?? {}, meta: data.meta ?? {} },
+        { gate: gateOf(request) },
+      );
       return { data: entity };
     },
   );
@@ -236,8 +238,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id',
     { config: { asyncJob: true, itemAction: 'delete' } },
     async (request, reply) => {
-      await mayOnRecord(request);
-      const entity = await items.destroyItem(request.scope, request.params.id);
+      const entity = await items.destroyItem(request.scope, request.params.id, gateOf(request));
       return sendResult(deps, request, reply, 200, { data: entity });
     },
   );
@@ -306,8 +307,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       async (request, reply) => {
         const ids = request.body.data.relationships.items.data.map((item) => item.id);
         // Every record is checked before any is changed: one refused refuses the operation.
-        await assertMayOnItems(actorOf(request), request.scope, itemAction, ids);
-        const result = await bulkItems(request.scope, action, ids);
+        const actor = actorOf(request);
+        await assertMayOnItems(actor, request.scope, itemAction, ids);
+        const gate = recordGate(actor, itemAction);
+        const result = await bulkItems(request.scope, action, ids, gate);
         return sendResult(deps, request, reply, 200, result);
       },
     );
@@ -328,14 +331,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       const { attributes, relationships } = request.body.data;
       const ids = relationships.items.data.map((item) => item.id);
-      await assertMayOnItems(
-        actorOf(request),
-        request.scope,
-        'move_to_stage',
-        ids,
-        attributes.stage,
-      );
-      const result = await bulkMoveToStage(request.scope, ids, attributes.stage);
+      const actor = actorOf(request);
+      await assertMayOnItems(actor, request.scope, 'move_to_stage', ids, attributes.stage);
+      const gate = recordGate(actor, 'move_to_stage', attributes.stage);
+      const result = await bulkMoveToStage(request.scope, ids, attributes.stage, gate);
       return sendResult(deps, request, reply, 200, result);
     },
   );
