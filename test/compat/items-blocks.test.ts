@@ -43,6 +43,18 @@ async function pageModel(extra: Values = {}) {
   return { block, model };
 }
 
+/** Two block models, `outer` holding `inner` blocks in its `items` modular content field. */
+async function blocksInBlocks() {
+  const inner = await buildBlockModel(client);
+  const outer = await buildBlockModel(client);
+  await buildModularContentField(client, {
+    itemTypeId: outer.id,
+    api_key: 'items',
+    blockIds: [inner.id],
+  });
+  return { inner, outer };
+}
+
 type DastNode = { type: string; item?: unknown; children?: DastNode[] };
 
 /** The node at these child indexes of a structured text value's document. */
@@ -213,13 +225,7 @@ describe('blocks in records', () => {
   });
 
   test('blocks in blocks, nested=true recursively', async () => {
-    const inner = await buildBlockModel(client);
-    const outer = await buildBlockModel(client);
-    await buildModularContentField(client, {
-      itemTypeId: outer.id,
-      api_key: 'items',
-      blockIds: [inner.id],
-    });
+    const { inner, outer } = await blocksInBlocks();
     const model = await buildModel(client);
     await buildModularContentField(client, {
       itemTypeId: model.id,
@@ -369,13 +375,7 @@ describe('blocks in records', () => {
   });
 
   test('removing a site locale deletes the blocks only that locale held, in the change', async () => {
-    const inner = await buildBlockModel(client);
-    const outer = await buildBlockModel(client);
-    await buildModularContentField(client, {
-      itemTypeId: outer.id,
-      api_key: 'items',
-      blockIds: [inner.id],
-    });
+    const { inner, outer } = await blocksInBlocks();
     const model = await buildModel(client, { draft_mode_active: true });
     await buildModularContentField(client, {
       itemTypeId: model.id,

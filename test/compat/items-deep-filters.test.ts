@@ -258,6 +258,43 @@ describe('filter[fields] reaches into blocks ([any], deep filtering)', () => {
     );
   });
 
+  test('a localized field is read in the locale asked for, the main locale otherwise', async () => {
+    const [main] = (await client.site.find()).locales;
+    assert.ok(main);
+    const other = main === 'it' ? 'de' : 'it';
+    await client.site.update({ locales: [main, other] });
+    const product = await buildBlockModel(client);
+    const model = await buildModel(client);
+    await buildModularContentField(client, {
+      itemTypeId: model.id,
+      api_key: 'content',
+      blockIds: [product.id],
+      localized: true,
+      deep_filtering_enabled: true,
+    });
+    const record = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      content: {
+        [main]: [blockInRequest({ itemTypeId: product.id, attributes: { title: 'Shirt' } })],
+        [other]: [blockInRequest({ itemTypeId: product.id, attributes: { title: 'Maglia' } })],
+      },
+    } as never);
+    const found = async (title: string, locale?: string) =>
+      (
+        await client.items.list({
+          filter: {
+            type: model.id,
+            fields: { content: { any: { [product.api_key]: { title: { eq: title } } } } },
+          },
+          ...(locale ? { locale } : {}),
+        } as ListParams)
+      ).map((item) => item.id);
+    assert.deepEqual(await found('Maglia', other), [record.id]);
+    assert.deepEqual(await found('Maglia'), []);
+    assert.deepEqual(await found('Shirt'), [record.id]);
+    await client.site.update({ locales: [main] });
+  });
+
   test('refusals name the reason: deep filtering off, block model not accepted, bad shapes', async () => {
     const refused = (fields: Record<string, unknown>, reason: RegExp) =>
       assert.rejects(
