@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
-import { apiError } from '../support/api-errors.ts';
+import { rejectsWithMessage } from '../support/api-errors.ts';
 import {
   blockInRequest,
   buildBlockModel,
@@ -142,6 +142,14 @@ async function letters(fields: Record<string, unknown>, extra: Record<string, un
     .join('');
 }
 
+/** Asserts the filter is refused with INVALID_FILTER_FIELDS_PARAM for this reason. */
+const refused = (fields: Record<string, unknown>, reason: RegExp) =>
+  rejectsWithMessage(
+    client.items.list({ filter: { type: modelId, fields } } as ListParams),
+    'INVALID_FILTER_FIELDS_PARAM',
+    reason,
+  );
+
 describe('filter[fields] reaches into blocks ([any], deep filtering)', () => {
   test('a block of the model satisfying every condition given for it', async () => {
     assert.equal(
@@ -229,6 +237,81 @@ describe('filter[fields] reaches into blocks ([any], deep filtering)', () => {
     );
   });
 
+  // Lists are given by index (an object keyed 0, 1, …): see items-filters.test.ts.
+  test('AND / OR: among block models under any, within a block, around deep filters', async () => {
+    assert.equal(
+      await letters({
+        content: {
+          any: {
+            OR: {
+              0: { df_product: { name: { eq: 'Cap' } } },
+              1: { df_hero: { title: { matches: { pattern: 'offer' } } } },
+            },
+          },
+        },
+      }),
+      'AB',
+    );
+    assert.equal(
+      await letters({
+        content: {
+          any: { df_product: { OR: { 0: { name: { eq: 'Hat' } }, 1: { price: { gt: 90 } } } } },
+        },
+      }),
+      'BC',
+    );
+    assert.equal(
+      await letters({
+        content: {
+          any: {
+            df_product: {
+              name: { eq: 'T-Shirt' },
+              OR: { 0: { price: { lt: 30 } }, 1: { price: { gt: 90 } } },
+            },
+          },
+        },
+      }),
+      'B',
+      'the block named T-Shirt must itself satisfy the OR',
+    );
+    assert.equal(
+      await letters({
+        content: {
+          any: {
+            df_product: {
+              AND: {
+                0: { name: { matches: { pattern: '^t-' } } },
+                1: { name: { matches: { pattern: 'shirt$' } } },
+              },
+            },
+          },
+        },
+      }),
+      'AB',
+    );
+    assert.equal(
+      await letters({
+        OR: {
+          0: { content: { any: { df_product: { name: { eq: 'Hat' } } } } },
+          1: { feature: { any: { df_hero: { title: { eq: 'Welcome' } } } } },
+        },
+      }),
+      'AC',
+    );
+    await refused(
+      { content: { any: { OR: { 0: { df_card: { title: { eq: 'Deep' } } } } } } },
+      /\[any\]\[OR\]\[0\] names "df_card", which is no block model the field accepts/,
+    );
+    await refused(
+      { content: { any: { df_product: { OR: 'Hat' } } } },
+      /\[any\]\[df_product\]\[OR\] must be a list of filters/,
+    );
+    await refused(
+      { content: { any: { df_product: { OR: { 0: { color: { eq: 'red' } } } } } } },
+      /\[df_product\]\[OR\]\[0\] names "color", which is no field of block model/,
+    );
+  });
+
   test('version=published reads the blocks as published', async () => {
     await client.items.publish(idOf.A as string);
     await client.items.publish(idOf.C as string);
@@ -256,6 +339,13 @@ describe('filter[fields] reaches into blocks ([any], deep filtering)', () => {
       ),
       'A',
     );
+    const shirtOrHat = {
+      content: {
+        any: { df_product: { OR: { 0: { name: { eq: 'T-Shirt' } }, 1: { name: { eq: 'Hat' } } } } },
+      },
+    };
+    assert.equal(await letters(shirtOrHat), 'BC');
+    assert.equal(await letters(shirtOrHat, { version: 'published' }), 'AC');
   });
 
   test('a localized field is read in the locale asked for, the main locale otherwise', async () => {
@@ -296,16 +386,6 @@ describe('filter[fields] reaches into blocks ([any], deep filtering)', () => {
   });
 
   test('refusals name the reason: deep filtering off, block model not accepted, bad shapes', async () => {
-    const refused = (fields: Record<string, unknown>, reason: RegExp) =>
-      assert.rejects(
-        client.items.list({ filter: { type: modelId, fields } } as ListParams),
-        (error) => {
-          const [entry] = apiError(error).errors;
-          assert.equal(entry?.attributes.code, 'INVALID_FILTER_FIELDS_PARAM');
-          assert.match(String(entry?.attributes.details.message), reason);
-          return true;
-        },
-      );
     await refused(
       { plain: { any: { df_product: { name: { eq: 'T-Shirt' } } } } },
       /filter\[fields\]\[plain\]\[any\]: deep filtering is not enabled/,

@@ -2,7 +2,7 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import { BLOCK_VALIDATORS } from '../item-types/references.ts';
-import { type BlockSchema, loadBlockSchema } from './block-schema.ts';
+import { allOf, combinedConditions, namesIn } from './filter-combinators.ts';
 import {
   badFilter,
   type Condition,
@@ -13,7 +13,7 @@ import {
   type Operand,
   valuesOperand,
 } from './filter-operators.ts';
-import type { ItemField } from './model-fields.ts';
+import { FILTER_FIELD_COLUMNS, type FilterField } from './model-fields.ts';
 
 /**
  * Deep filtering: `filter[fields]` takes the GraphQL filters' syntax (client's
@@ -24,33 +24,20 @@ import type { ItemField } from './model-fields.ts';
  * given for it; conditions on several block models must all hold, each by a block of its
  * model (DatoCMS, Content Delivery API › Deep Filtering). A block's conditions are its
  * fields' operators and `id`, the one meta field blocks have; a block field of a block takes
- * `any` in turn. Current values name their blocks by id (rows of `blocks`); published values
- * hold them inline, so the same filter reads the one or the other.
+ * `any` in turn; `AND`/`OR` combine block models under `any` and conditions within a block
+ * as they combine a record's (filter-combinators.ts). Current values name their blocks by id
+ * (rows of `blocks`); published values hold them inline, so the same filter reads the one or
+ * the other. Each `any` reads the block models its field accepts, in one statement.
  */
 
-/** What deep filters read besides the values: block models and where deep filtering is on. */
-export type DeepFilters = {
-  db: EnvQueryable;
-  schema: BlockSchema;
-  /** Ids of the fields with `deep_filtering_enabled`. */
-  enabled: ReadonlySet<string>;
-};
+/** How a filter reads values: in which locale, which version, and (for `any`) from where. */
+export type ValuesReading = { db: EnvQueryable; locale: string; published: boolean };
 
-/** How a filter reads values: in which locale, which version, and (with `any`) blocks. */
-export type ValuesReading = { locale: string; published: boolean; deep?: DeepFilters };
+/** A block model a filter names, with the fields its conditions may name. */
+type FilteredBlock = { model: { id: string; api_key: string }; fields: FilterField[] };
 
-export async function loadDeepFilters(db: EnvQueryable): Promise<DeepFilters> {
-  const schema = await loadBlockSchema(db);
-  const rows = await db
-    .selectFrom('fields')
-    .select('id')
-    .where('deep_filtering_enabled', '=', true)
-    .execute();
-  return { db, schema, enabled: new Set(rows.map((row) => row.id)) };
-}
-
-/** Whether a field's filter reaches into blocks, so that DeepFilters must be loaded. */
-export function reachesIntoBlocks(given: unknown): boolean {
+/** Whether a field's filter reaches into blocks. */
+function reachesIntoBlocks(given: unknown): boolean {
   return isObject(given) && Object.hasOwn(given, 'any');
 }
 
@@ -65,14 +52,14 @@ const BLOCK_REFS: Readonly<Record<string, string>> = {
  * The conditions of one filtered field of a record or a block, read from `values` (jsonb
  * keyed by field id): its type's operators, and `any` on a field holding blocks.
  */
-export function fieldFilter(
+export async function fieldFilter(
   path: string,
-  field: ItemField,
+  field: FilterField,
   given: unknown,
   values: Expression<unknown>,
   reading: ValuesReading,
   depth = 0,
-): Condition[] {
+): Promise<Condition[]> {
   const operand = valuesOperand(values, field.localized ? [field.id, reading.locale] : [field.id]);
   const operators = FIELD_OPERATORS[field.field_type];
   if (!reachesIntoBlocks(given) || !holdsBlocks(field))
@@ -80,66 +67,104 @@ export function fieldFilter(
   const { any, ...others } = given as Record<string, unknown>;
   return [
     ...(Object.keys(others).length > 0 ? fieldConditions(path, operators, others, operand) : []),
-    ...anyBlock(`${path}[any]`, field, any, operand.json, reading, depth),
+    ...(await anyBlock(`${path}[any]`, field, any, operand.json, reading, depth)),
   ];
 }
 
-/** The block models a field accepts (blocks and inline blocks), as the schema has them. */
-function acceptedBlocks(field: ItemField, schema: BlockSchema) {
+/**
+ * The block models a field accepts (blocks and inline blocks), in its validators' order, in
+ * one statement: the fields only of those `named` (what the filter names at this level).
+ */
+async function acceptedBlocks(
+  db: EnvQueryable,
+  field: FilterField,
+  named: ReadonlySet<string>,
+): Promise<FilteredBlock[]> {
   const validators = (field.validators ?? {}) as Record<string, { item_types?: unknown }>;
-  const ids = BLOCK_VALIDATORS.flatMap((name) => {
-    const list = validators[name]?.item_types;
-    return Array.isArray(list) ? (list as string[]) : [];
-  });
-  return [...new Set(ids)].flatMap((id) => {
-    const block = schema.get(id);
+  const ids = [
+    ...new Set(
+      BLOCK_VALIDATORS.flatMap((name) => {
+        const list = validators[name]?.item_types;
+        return Array.isArray(list) ? (list as string[]) : [];
+      }),
+    ),
+  ];
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('item_types as model')
+    .leftJoin('fields as field', (join) =>
+      join
+        .onRef('field.item_type_id', '=', 'model.id')
+        .on(
+          named.size > 0
+            ? sql<SqlBool>`model.api_key in (${sql.join([...named])})`
+            : sql<SqlBool>`false`,
+        ),
+    )
+    .select(['model.id as model_id', 'model.api_key as model_api_key'])
+    .select(FILTER_FIELD_COLUMNS.map((column) => `field.${column}` as const))
+    .where('model.id', 'in', ids)
+    .where('model.modular_block', '=', true)
+    .orderBy('field.position')
+    .orderBy('field.seq')
+    .execute();
+  const blocks = new Map<string, FilteredBlock>();
+  for (const { model_id, model_api_key, ...inner } of rows) {
+    let block = blocks.get(model_id);
+    if (!block) {
+      block = { model: { id: model_id, api_key: model_api_key }, fields: [] };
+      blocks.set(model_id, block);
+    }
+    // A model without a named field joins no field: its row has only the model.
+    if (inner.id !== null) block.fields.push(inner as FilterField);
+  }
+  return ids.flatMap((id) => {
+    const block = blocks.get(id);
     return block ? [block] : [];
   });
 }
 
 /** `[any]`: for each block model named, some block of it satisfies its conditions. */
-function anyBlock(
+async function anyBlock(
   path: string,
-  field: ItemField,
+  field: FilterField,
   given: unknown,
   value: RawBuilder<unknown>,
   reading: ValuesReading,
   depth: number,
-): Condition[] {
-  const deep = reading.deep;
-  if (!deep) throw new Error('deep filters were not loaded for a filter naming [any]');
-  if (!deep.enabled.has(field.id))
+): Promise<Condition[]> {
+  if (!field.deep_filtering_enabled)
     throw badFilter(
       `${path}: deep filtering is not enabled on field "${field.api_key}" (deep_filtering_enabled is false)`,
     );
-  const accepted = acceptedBlocks(field, deep.schema);
+  const accepted = await acceptedBlocks(reading.db, field, namesIn(given));
   const names = accepted.map((block) => block.model.api_key);
   if (!isObject(given) || Object.keys(given).length === 0)
     throw badFilter(
       `${path} must name block models, e.g. ${path}[${names[0] ?? 'block'}][id][eq]=…`,
     );
-  return Object.entries(given).map(([apiKey, conditions]) => {
+  return combinedConditions(path, given, async (at, apiKey, conditions) => {
     const block = accepted.find((candidate) => candidate.model.api_key === apiKey);
     if (!block)
       throw badFilter(
-        `${path} names "${apiKey}", which is no block model the field accepts (${
+        `${at} names "${apiKey}", which is no block model the field accepts (${
           names.length > 0 ? names.join(', ') : 'it accepts none'
         })`,
       );
-    return someBlock(`${path}[${apiKey}]`, field, block, conditions, value, reading, depth);
+    return [await someBlock(`${at}[${apiKey}]`, field, block, conditions, value, reading, depth)];
   });
 }
 
 /** Some block of this model, among those the value names, satisfies every condition. */
-function someBlock(
+async function someBlock(
   path: string,
-  field: ItemField,
-  block: { model: { id: string; api_key: string }; fields: ItemField[] },
+  field: FilterField,
+  block: FilteredBlock,
   given: unknown,
   value: RawBuilder<unknown>,
   reading: ValuesReading,
   depth: number,
-): Condition {
+): Promise<Condition> {
   if (!isObject(given) || Object.keys(given).length === 0)
     throw badFilter(`${path} must name fields of the block, e.g. ${path}[id][eq]=…`);
   // One alias per level: a block's own blocks are matched in a subquery of its subquery.
@@ -150,23 +175,22 @@ function someBlock(
     json: sql`null`,
     text: reading.published ? sql`(${node} ->> 'id')` : sql.ref(`${alias}.id`),
   };
-  const conditions = Object.entries(given).flatMap(([name, operators]) => {
-    const at = `${path}[${name}]`;
+  const conditions = await combinedConditions(path, given, async (container, name, operators) => {
+    const at = `${container}[${name}]`;
     if (name === 'id') return fieldConditions(at, ID_OPERATORS, operators, id);
     const inner = block.fields.find((candidate) => candidate.api_key === name);
     if (!inner)
       throw badFilter(
-        `${path} names "${name}", which is no field of block model "${block.model.api_key}" (id is a block's one meta field)`,
+        `${container} names "${name}", which is no field of block model "${block.model.api_key}" (id is a block's one meta field)`,
       );
     return fieldFilter(at, inner, operators, values, reading, depth + 1);
   });
   const refs = sql`jsonb_path_query(${value}, ${BLOCK_REFS[field.field_type]}::jsonpath, '{}', true)`;
-  const all = sql.join(conditions, sql` and `);
+  const all = allOf(conditions);
   if (reading.published)
     return sql<SqlBool>`exists (select 1 from ${refs} as ${sql.id(alias)}(node)
       where ${node} ->> 'item_type_id' = ${block.model.id} and ${all})`;
-  const deep = reading.deep as DeepFilters;
-  const blocks = deep.db
+  const blocks = reading.db
     .selectFrom(`blocks as ${alias}` as 'blocks')
     .select(sql`1`.as('one'))
     .where(

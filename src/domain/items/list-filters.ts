@@ -3,12 +3,8 @@ import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 import type { FieldType } from '../fields/field-types/types.ts';
-import {
-  fieldFilter,
-  loadDeepFilters,
-  reachesIntoBlocks,
-  type ValuesReading,
-} from './deep-filters.ts';
+import { fieldFilter, type ValuesReading } from './deep-filters.ts';
+import { combinedConditions } from './filter-combinators.ts';
 import {
   badFilter,
   bool,
@@ -29,7 +25,12 @@ import {
   text,
   valuesOperand,
 } from './filter-operators.ts';
-import { fieldsOfModel, fieldsOfModels, type ItemField } from './model-fields.ts';
+import {
+  type FilterField,
+  fieldsOfModels,
+  filterFieldsOfModel,
+  type ItemField,
+} from './model-fields.ts';
 
 /**
  * `filter[fields]`, `filter[query]` and `filter[only_valid]` of `GET /items` as SQL over
@@ -211,27 +212,31 @@ export async function filterConditions(
   if (input.fields !== undefined) {
     if (!isObject(input.fields))
       throw badFilter('filter[fields] must name fields, e.g. filter[fields][title][eq]=…');
-    let fields: readonly ItemField[] | undefined;
+    let fields: readonly FilterField[] | undefined;
     const reading: ValuesReading = {
+      db,
       locale: input.locale,
       published: input.column === 'published_values',
     };
     // The record's values, named by table: a deep filter's subquery reads blocks' values too.
     const values = sql.ref(`items.${input.column}`);
-    for (const [name, given] of Object.entries(input.fields)) {
-      const path = `filter[fields][${name}]`;
-      const meta = Object.hasOwn(META_FILTERS, name) ? META_FILTERS[name] : undefined;
-      if (meta) {
-        conditions.push(...fieldConditions(path, meta, given, column('id')));
-        continue;
-      }
-      const model = filteredModel(input, name);
-      fields ??= await fieldsOfModel(db, model.id);
-      const field = fields.find((candidate) => candidate.api_key === name);
-      if (!field) throw badFilter(`filter[fields] names "${name}", which is no field of the model`);
-      if (reachesIntoBlocks(given)) reading.deep ??= await loadDeepFilters(db);
-      conditions.push(...fieldFilter(path, field, given, values, reading));
-    }
+    conditions.push(
+      ...(await combinedConditions(
+        'filter[fields]',
+        input.fields,
+        async (container, name, given) => {
+          const path = `${container}[${name}]`;
+          const meta = Object.hasOwn(META_FILTERS, name) ? META_FILTERS[name] : undefined;
+          if (meta) return fieldConditions(path, meta, given, column('id'));
+          const model = filteredModel(input, name);
+          fields ??= await filterFieldsOfModel(db, model.id);
+          const field = fields.find((candidate) => candidate.api_key === name);
+          if (!field)
+            throw badFilter(`${container} names "${name}", which is no field of the model`);
+          return fieldFilter(path, field, given, values, reading);
+        },
+      )),
+    );
     await checkRegexes(db, input.fields, 'filter[fields]');
   }
   if (input.query !== undefined) {
@@ -249,12 +254,16 @@ export async function filterConditions(
 }
 
 /**
- * Tries each `matches` pattern (at any depth: deep filters hold them too) on the database:
- * a pattern it cannot compile is refused.
+ * Tries each `matches` pattern (at any depth: deep filters and AND/OR lists hold them too) on
+ * the database: a pattern it cannot compile is refused.
  */
 async function checkRegexes(db: EnvQueryable, given: unknown, path: string): Promise<void> {
-  if (!isObject(given)) return;
-  for (const [key, arg] of Object.entries(given)) {
+  const entries = Array.isArray(given)
+    ? given.map((element, index) => [String(index), element] as const)
+    : isObject(given)
+      ? Object.entries(given)
+      : [];
+  for (const [key, arg] of entries) {
     const at = `${path}[${key}]`;
     const isPattern =
       (key === 'matches' || key === 'not_matches') &&
