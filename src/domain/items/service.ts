@@ -19,6 +19,7 @@ import { checkNewId } from '../new-ids.ts';
 import type { RecordGate } from './access.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
+import { changedContent } from './content-changes.ts';
 import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
@@ -424,6 +425,18 @@ export async function updateItem(
       typeof input.attributes.position === 'number' && (model.sortable || model.tree)
         ? input.attributes.position
         : before.position;
+    // A role limited to some content (localization_scope) may change only those values.
+    await options.gate?.(tx, [id], () =>
+      changedContent(
+        fields,
+        {
+          values: blocks ? blocks.storedSnapshot(fields, before.item_values) : before.item_values,
+          parent_id: before.parent_id,
+          position: before.position,
+        },
+        { values: snapshot, parent_id: parentId, position },
+      ),
+    );
     const changes = {
       current_version_id: versionId,
       updated_at: now,
