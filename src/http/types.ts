@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import type { Scope } from '../db/environment-scope.ts';
 import type { Actor, Permission } from '../domain/actor.ts';
-import type { ItemAction } from '../domain/items/access.ts';
+import type { ItemAction } from '../domain/items/permission-entries.ts';
 
 /** What every route plugin receives. */
 export type AppDeps = { db: Db; config: Config };

@@ -1,8 +1,8 @@
 import type { Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
-import type { RecordGate } from './access.ts';
 import { publishItem, unpublishItem } from './publishing.ts';
+import type { RecordGate } from './record-gate.ts';
 import { destroyItem } from './service.ts';
 import { moveToStage } from './stage-moves.ts';
 

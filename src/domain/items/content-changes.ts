@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ContentPart } from './access.ts';
 import type { ItemField } from './model-fields.ts';
+import type { ContentPart } from './permission-entries.ts';
 
 /**
  * Which values a record write changes, for permissions limited to some content

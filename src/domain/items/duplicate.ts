@@ -1,8 +1,8 @@
 import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { findItemType } from '../item-types/service.ts';
-import type { RecordGate } from './access.ts';
 import type { ItemField } from './model-fields.ts';
+import type { RecordGate } from './record-gate.ts';
 import { createInTransaction, findItem, findRecordOrFail } from './service.ts';
 import { valueTaken } from './values.ts';
 

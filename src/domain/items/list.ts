@@ -5,10 +5,10 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
-import type { ItemsWhere } from './access.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
+import type { ItemsWhere } from './readable-records.ts';
 import { withTreeMeta } from './tree-meta.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
@@ -109,7 +109,7 @@ async function orderRules(
 export async function listItems(
   scope: Scope,
   query: ItemListQuery,
-  /** The records the caller may read (access.ts); null: every record. */
+  /** The records the caller may read (readable-records.ts); null: every record. */
   readable: ItemsWhere | null,
 ): Promise<{ data: Resource[]; total: number }> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;

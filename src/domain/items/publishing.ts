@@ -8,7 +8,6 @@ import {
 import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, ValidationFailed } from '../errors.ts';
-import type { RecordGate } from './access.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {
@@ -21,6 +20,7 @@ import {
 } from './locale-content.ts';
 import type { ItemField } from './model-fields.ts';
 import type { StoredItem } from './record-context.ts';
+import type { RecordGate } from './record-gate.ts';
 import { byApiKey, emitItemEvent, findRecordOrFail } from './service.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';

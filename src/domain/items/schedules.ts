@@ -4,7 +4,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
 import { isIsoDateTime } from '../fields/field-types/iso-dates.ts';
-import type { RecordGate } from './access.ts';
+import type { RecordGate } from './record-gate.ts';
 import { findItem, findRow } from './service.ts';
 
 /** What tells the two kinds of schedule apart on the wire and on the record's row. */

@@ -4,10 +4,10 @@ import { presentItemVersion } from '../../presenters/item-version.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
-import type { RecordGate } from './access.ts';
 import { snapshotAsRequest } from './block-snapshots.ts';
 import { snapshotValid } from './locale-content.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
+import type { RecordGate } from './record-gate.ts';
 import { findRow, updateItem } from './service.ts';
 
 /**

@@ -6,8 +6,6 @@ import {
   assertMayOnItems,
   assertMayOnVersion,
   readableOnly,
-  readableRecords,
-  recordGate,
 } from '../../domain/items/access.ts';
 import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
@@ -19,6 +17,8 @@ import {
 } from '../../domain/items/list.ts';
 import { publicationState } from '../../domain/items/publication-state.ts';
 import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
+import { readableRecords } from '../../domain/items/readable-records.ts';
+import { recordGate } from '../../domain/items/record-gate.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
