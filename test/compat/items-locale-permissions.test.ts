@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
 import { apiError } from '../support/api-errors.ts';
 import {
   blockInRequest,
@@ -10,7 +9,7 @@ import {
   itemTypeRef,
 } from '../support/factories.ts';
 import { recordEventCount } from '../support/fixtures.ts';
-import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
+import { clientWithItemPermissions, itemPermission } from '../support/limited-token.ts';
 import { useTestServer } from '../support/server.ts';
 
 // Role entries limited to some content (`localization_scope`, `locale`): an update may
@@ -22,17 +21,6 @@ const admin = server.client();
 before(async () => {
   await admin.site.update({ locales: ['en', 'it'] });
 });
-
-async function clientWith(
-  positive: Record<string, unknown>[],
-  negative: Record<string, unknown>[] = [],
-): Promise<Client> {
-  const { token } = await tokenWithRole(server.db, {
-    positive_item_type_permissions: positive,
-    negative_item_type_permissions: negative,
-  });
-  return server.client({ apiToken: token });
-}
 
 /** A record with a localized `title` and a non-localized `code`. */
 async function translatable() {
@@ -61,7 +49,7 @@ async function refusedValues(call: Promise<unknown>): Promise<string[]> {
 describe('permissions limited to some content', () => {
   test('localized + locale: only that locale of localized fields may change', async () => {
     const record = await translatable();
-    const translator = await clientWith([
+    const translator = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('update', { localization_scope: 'localized', locale: 'it' }),
     ]);
@@ -91,7 +79,7 @@ describe('permissions limited to some content', () => {
 
   test('not_localized: only the non-localized values may change', async () => {
     const record = await translatable();
-    const editor = await clientWith([
+    const editor = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('update', { localization_scope: 'not_localized' }),
     ]);
@@ -104,7 +92,8 @@ describe('permissions limited to some content', () => {
 
   test('a negative entry on a locale takes away that locale only', async () => {
     const record = await translatable();
-    const limited = await clientWith(
+    const limited = await clientWithItemPermissions(
+      server,
       [itemPermission('all')],
       [itemPermission('update', { localization_scope: 'localized', locale: 'en' })],
     );
@@ -120,7 +109,7 @@ describe('permissions limited to some content', () => {
   test('restoring a version is judged on the values it changes', async () => {
     const record = await translatable();
     await admin.items.update(record.id, { title: { en: 'Hi', it: 'Ciao' } });
-    const translator = await clientWith([
+    const translator = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('update', { localization_scope: 'localized', locale: 'it' }),
     ]);
@@ -133,7 +122,7 @@ describe('permissions limited to some content', () => {
 
   test('an entry limited to some content still grants no publish', async () => {
     const record = await translatable();
-    const limited = await clientWith([
+    const limited = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('publish', { localization_scope: 'localized', locale: 'it' }),
     ]);
@@ -167,7 +156,7 @@ describe('permissions limited to some content', () => {
     });
     const [shared] = record.sections as string[];
     const { en, it } = record.notes as Record<string, string[]>;
-    const translator = await clientWith([
+    const translator = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('update', { localization_scope: 'localized', locale: 'it' }),
     ]);

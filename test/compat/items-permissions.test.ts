@@ -1,35 +1,24 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Client } from '@datocms/cma-client-node';
 import type { Kysely } from 'kysely';
 import { up as backfillRolePermissions } from '../../src/db/migrations/0005_role_environment_permissions.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildModel, buildRecord, itemTypeRef } from '../support/factories.ts';
 import { recordEventCount } from '../support/fixtures.ts';
-import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
+import { clientWithItemPermissions, itemPermission } from '../support/limited-token.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 const admin = server.client();
-
-/** A client whose role holds exactly these item-type permissions (in every environment it names). */
-async function clientWith(
-  positive: Record<string, unknown>[],
-  negative: Record<string, unknown>[] = [],
-): Promise<Client> {
-  const { token } = await tokenWithRole(server.db, {
-    positive_item_type_permissions: positive,
-    negative_item_type_permissions: negative,
-  });
-  return server.client({ apiToken: token });
-}
 
 describe('item-type permissions on records', () => {
   test('a model-scoped role reads, lists and writes only that model', async () => {
     const open = await buildRecord(admin);
     const closed = await buildRecord(admin);
     const openModel = open.item_type.id;
-    const limited = await clientWith([itemPermission('all', { item_type: openModel })]);
+    const limited = await clientWithItemPermissions(server, [
+      itemPermission('all', { item_type: openModel }),
+    ]);
 
     assert.equal((await limited.items.find(open.id)).id, open.id);
     await rejectsWithApiError(limited.items.find(closed.id), 'INSUFFICIENT_PERMISSIONS');
@@ -63,7 +52,8 @@ describe('item-type permissions on records', () => {
 
   test('negative entries take an action away: positive minus negative', async () => {
     const record = await buildRecord(admin);
-    const noDelete = await clientWith(
+    const noDelete = await clientWithItemPermissions(
+      server,
       [itemPermission('all')],
       [itemPermission('delete', { item_type: record.item_type.id })],
     );
@@ -81,7 +71,9 @@ describe('item-type permissions on records', () => {
   test('bulk operations check every record before changing any', async () => {
     const allowed = await buildRecord(admin);
     const refused = await buildRecord(admin);
-    const limited = await clientWith([itemPermission('all', { item_type: allowed.item_type.id })]);
+    const limited = await clientWithItemPermissions(server, [
+      itemPermission('all', { item_type: allowed.item_type.id }),
+    ]);
     await rejectsWithApiError(
       limited.items.bulkDestroy({
         items: [
@@ -100,7 +92,7 @@ describe('item-type permissions on records', () => {
     const model = await buildModel(admin);
     await admin.fields.create(model.id, { label: 'Title', api_key: 'title', field_type: 'string' });
     const others = await admin.items.create({ item_type: itemTypeRef(model.id), title: 'admin' });
-    const own = await clientWith([
+    const own = await clientWithItemPermissions(server, [
       itemPermission('create', { item_type: model.id }),
       itemPermission('read', { item_type: model.id, on_creator: 'self' }),
       itemPermission('update', { item_type: model.id, on_creator: 'self' }),
@@ -135,7 +127,7 @@ describe('item-type permissions on records', () => {
     const hidden = await linking();
     const all = await admin.items.references(target.id);
     assert.deepEqual(all.map((record) => record.id).sort(), [visible.id, hidden.id].sort());
-    const limited = await clientWith([
+    const limited = await clientWithItemPermissions(server, [
       itemPermission('read', { item_type: target.item_type.id }),
       itemPermission('read', { item_type: visible.item_type.id }),
     ]);
@@ -148,14 +140,14 @@ describe('item-type permissions on records', () => {
   test('versions follow their record: read to list them, update to restore one', async () => {
     const record = await buildRecord(admin);
     const updated = await admin.items.update(record.id, { title: 'second' });
-    const reader = await clientWith([itemPermission('read')]);
+    const reader = await clientWithItemPermissions(server, [itemPermission('read')]);
     const versions = await reader.itemVersions.list(record.id);
     assert.equal(versions.length, 2);
     const first = versions.find((version) => version.id !== updated.meta.current_version);
     assert.ok(first);
     assert.equal((await reader.itemVersions.find(first.id)).id, first.id);
     await rejectsWithApiError(reader.itemVersions.restore(first.id), 'INSUFFICIENT_PERMISSIONS');
-    const stranger = await clientWith([
+    const stranger = await clientWithItemPermissions(server, [
       itemPermission('all', { item_type: (await buildModel(admin)).id }),
     ]);
     await rejectsWithApiError(stranger.itemVersions.find(first.id), 'INSUFFICIENT_PERMISSIONS');

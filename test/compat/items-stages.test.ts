@@ -6,7 +6,7 @@ import { rejectsWithApiError } from '../support/api-errors.ts';
 import { TEST_ENGINE } from '../support/databases.ts';
 import { raceTheLock } from '../support/environment-lock.ts';
 import { buildModel, itemTypeRef } from '../support/factories.ts';
-import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
+import { clientWithItemPermissions, itemPermission } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // Records of a model that follows a workflow are in one of its stages (meta.stage), and
@@ -131,22 +131,17 @@ describe('record stages', () => {
     const workflow = await buildWorkflow();
     const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
     const record = await client.items.create({ item_type: itemTypeRef(model.id) });
-    const updater = await tokenWithRole(server.db, {
-      positive_item_type_permissions: [itemPermission('read'), itemPermission('update')],
-    });
+    const updater = await clientWithItemPermissions(server, [
+      itemPermission('read'),
+      itemPermission('update'),
+    ]);
     await rejectsWithApiError(
-      server
-        .client({ apiToken: updater.token })
-        .items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) }),
+      updater.items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) }),
       'INSUFFICIENT_PERMISSIONS',
     );
     assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
-    const mover = await tokenWithRole(server.db, {
-      positive_item_type_permissions: [itemPermission('move_to_stage')],
-    });
-    await server
-      .client({ apiToken: mover.token })
-      .items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) });
+    const mover = await clientWithItemPermissions(server, [itemPermission('move_to_stage')]);
+    await mover.items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) });
     assert.equal((await client.items.find(record.id)).meta.stage, 'approved');
   });
 });
@@ -160,20 +155,13 @@ describe('permissions limited to a stage', () => {
   }
   const moveTo = (stage: string, ids: string[], as: Client = client) =>
     as.items.bulkMoveToStage({ stage, items: asItems(ids) });
-  async function clientWith(positive: unknown[], negative: unknown[] = []) {
-    const { token } = await tokenWithRole(server.db, {
-      positive_item_type_permissions: positive,
-      negative_item_type_permissions: negative,
-    });
-    return server.client({ apiToken: token });
-  }
 
   test('on_stage grants an action on the records on that stage only', async () => {
     const record = await recordInWorkflow();
     const plain = await client.items.create({
       item_type: itemTypeRef((await buildModel(client)).id),
     });
-    const editor = await clientWith([
+    const editor = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('update', { on_stage: 'drafting' }),
     ]);
@@ -187,7 +175,9 @@ describe('permissions limited to a stage', () => {
     const drafting = await recordInWorkflow();
     const approved = await client.items.create({ item_type: drafting.item_type });
     await moveTo('approved', [approved.id]);
-    const reader = await clientWith([itemPermission('all', { on_stage: 'approved' })]);
+    const reader = await clientWithItemPermissions(server, [
+      itemPermission('all', { on_stage: 'approved' }),
+    ]);
     const listed = await reader.items.list({ filter: { type: drafting.item_type.id } });
     assert.deepEqual(
       listed.map((item) => item.id),
@@ -199,7 +189,9 @@ describe('permissions limited to a stage', () => {
 
   test('to_stage limits which stage a move may go to', async () => {
     const record = await recordInWorkflow();
-    const mover = await clientWith([itemPermission('move_to_stage', { to_stage: 'in_review' })]);
+    const mover = await clientWithItemPermissions(server, [
+      itemPermission('move_to_stage', { to_stage: 'in_review' }),
+    ]);
     await rejectsWithApiError(moveTo('approved', [record.id], mover), 'INSUFFICIENT_PERMISSIONS');
     assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
     await moveTo('in_review', [record.id], mover);
@@ -211,7 +203,8 @@ describe('permissions limited to a stage', () => {
   test('negative entries on a stage, or towards one, take away only that', async () => {
     const record = await recordInWorkflow();
     const other = await client.items.create({ item_type: record.item_type });
-    const limited = await clientWith(
+    const limited = await clientWithItemPermissions(
+      server,
       [itemPermission('all')],
       [
         itemPermission('move_to_stage', { to_stage: 'approved' }),
@@ -229,23 +222,25 @@ describe('permissions limited to a stage', () => {
   const movedInPlace = (id: string, stage: string) => async (tx: ScopedTransaction) => {
     await tx.db.updateTable('items').set({ stage }).where('id', '=', id).execute();
   };
+  /**
+   * `request` is refused when record `id` leaves `drafting` for `in_review` while the
+   * request waits for the environment's lock (raceTheLock says what each engine shows).
+   */
+  const refusedOnceMoved = (id: string, request: () => Promise<unknown>) =>
+    rejectsWithApiError(
+      raceTheLock(server.db, request, movedInPlace(id, 'in_review')),
+      'INSUFFICIENT_PERMISSIONS',
+    );
 
   test('a write judges the stage its transaction finds, not the one seen before it', async () => {
     const record = await recordInWorkflow();
-    const editor = await clientWith([
+    const editor = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('update', { on_stage: 'drafting' }),
       itemPermission('move_to_stage', { on_stage: 'drafting' }),
     ]);
     // The record is in `drafting` when each request comes, and moved on just before its write.
-    await rejectsWithApiError(
-      raceTheLock(
-        server.db,
-        () => editor.items.update(record.id, {}),
-        movedInPlace(record.id, 'in_review'),
-      ),
-      'INSUFFICIENT_PERMISSIONS',
-    );
+    await refusedOnceMoved(record.id, () => editor.items.update(record.id, {}));
     const found = await client.items.find(record.id);
     assert.equal(found.meta.current_version, record.meta.current_version, 'not updated');
 
@@ -272,19 +267,12 @@ describe('permissions limited to a stage', () => {
 
   test('duplicating judges the stage its transaction finds', async () => {
     const record = await recordInWorkflow();
-    const duplicator = await clientWith([
+    const duplicator = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('create'),
       itemPermission('duplicate', { on_stage: 'drafting' }),
     ]);
-    await rejectsWithApiError(
-      raceTheLock(
-        server.db,
-        () => duplicator.items.duplicate(record.id),
-        movedInPlace(record.id, 'in_review'),
-      ),
-      'INSUFFICIENT_PERMISSIONS',
-    );
+    await refusedOnceMoved(record.id, () => duplicator.items.duplicate(record.id));
     const copies = await client.items.list({ filter: { type: record.item_type.id } });
     assert.deepEqual(
       copies.map((copy) => copy.id),
@@ -296,18 +284,13 @@ describe('permissions limited to a stage', () => {
   test('restoring a version judges the stage its transaction finds', async () => {
     const record = await recordInWorkflow();
     await client.items.update(record.id, {});
-    const editor = await clientWith([
+    const editor = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('update', { on_stage: 'drafting' }),
     ]);
     const before = await client.items.find(record.id);
-    await rejectsWithApiError(
-      raceTheLock(
-        server.db,
-        () => editor.itemVersions.restore(record.meta.current_version),
-        movedInPlace(record.id, 'in_review'),
-      ),
-      'INSUFFICIENT_PERMISSIONS',
+    await refusedOnceMoved(record.id, () =>
+      editor.itemVersions.restore(record.meta.current_version),
     );
     const after = await client.items.find(record.id);
     assert.equal(after.meta.current_version, before.meta.current_version, 'not restored');
@@ -315,31 +298,19 @@ describe('permissions limited to a stage', () => {
 
   test('scheduling, and cancelling a schedule, judge the stage their transaction finds', async () => {
     const record = await recordInWorkflow();
-    const publisher = await clientWith([
+    const publisher = await clientWithItemPermissions(server, [
       itemPermission('read'),
       itemPermission('publish', { on_stage: 'drafting' }),
     ]);
     const at = new Date(Date.now() + 3_600_000).toISOString();
-    await rejectsWithApiError(
-      raceTheLock(
-        server.db,
-        () => publisher.scheduledPublication.create(record.id, { publication_scheduled_at: at }),
-        movedInPlace(record.id, 'in_review'),
-      ),
-      'INSUFFICIENT_PERMISSIONS',
+    await refusedOnceMoved(record.id, () =>
+      publisher.scheduledPublication.create(record.id, { publication_scheduled_at: at }),
     );
     assert.equal((await client.items.find(record.id)).meta.publication_scheduled_at, null);
 
     const other = await client.items.create({ item_type: record.item_type });
     await client.scheduledUnpublishing.create(other.id, { unpublishing_scheduled_at: at });
-    await rejectsWithApiError(
-      raceTheLock(
-        server.db,
-        () => publisher.scheduledUnpublishing.destroy(other.id),
-        movedInPlace(other.id, 'in_review'),
-      ),
-      'INSUFFICIENT_PERMISSIONS',
-    );
+    await refusedOnceMoved(other.id, () => publisher.scheduledUnpublishing.destroy(other.id));
     assert.equal((await client.items.find(other.id)).meta.unpublishing_scheduled_at, at);
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Client } from '@datocms/cma-client-node';
 import type { Db } from '../../src/db/client.ts';
 import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
 import {
@@ -6,6 +7,7 @@ import {
   type RoleFlag,
   roleAttributes,
 } from '../../src/domain/auth/role-attributes.ts';
+import type { TestServer } from './server.ts';
 
 /** A CMA token whose role has exactly these attributes (the rest false or empty). */
 export async function tokenWithRole(
@@ -29,6 +31,19 @@ export async function tokenWithRole(
     canAccessCma: true,
   });
   return { token, roleId: role.id, tokenId: row.id };
+}
+
+/** A client of `server` whose role holds exactly these item-type permissions (and no flag). */
+export async function clientWithItemPermissions(
+  server: Pick<TestServer, 'db' | 'client'>,
+  positive: unknown[],
+  negative: unknown[] = [],
+): Promise<Client> {
+  const { token } = await tokenWithRole(server.db, {
+    positive_item_type_permissions: positive,
+    negative_item_type_permissions: negative,
+  });
+  return server.client({ apiToken: token });
 }
 
 /** A CMA token whose role grants exactly these flags, in every environment. */
