@@ -73,6 +73,11 @@ export type ScopedTransaction = Readonly<{
   schemaAt: Readonly<{ pool: Db; version: string }> | null;
 }>;
 
+/** Whether a scope is a transaction's (only ScopedTransaction carries `schemaAt`). */
+export function isTransaction(scope: Scope | ScopedTransaction): scope is ScopedTransaction {
+  return 'schemaAt' in scope;
+}
+
 export function schemaNameOf(environmentNumber: number): string {
   return `env_${environmentNumber}`;
 }

@@ -3,6 +3,7 @@ import type { DatabaseHandle, Db } from '../../db/client.ts';
 import { RECORD_ANNOUNCEMENTS_SETTING } from '../../db/embedded.ts';
 import {
   environmentNumberOf,
+  isTransaction,
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
@@ -102,8 +103,9 @@ export async function cachedRecordRead<Row>(
   id: string,
   load: () => Promise<{ row: Row; bytes: number } | undefined>,
 ): Promise<Row | undefined> {
-  const records =
-    'schemaAt' in scope ? null : (cachesOf(scope.project).records as RecordCache<Row> | null);
+  const records = isTransaction(scope)
+    ? null
+    : (cachesOf(scope.project).records as RecordCache<Row> | null);
   if (!records) return (await load())?.row;
   const environmentNumber = scope.environment.number;
   const kept = records.get(environmentNumber, id);
@@ -121,7 +123,7 @@ export async function cachedRecordRead<Row>(
  * lock (ScopedTransaction). Scopes without a version (tools, bootstrap) read none.
  */
 function cachePlace(scope: Scope | ScopedTransaction): { pool: Db; version: string } | null {
-  if ('schemaAt' in scope) return scope.schemaAt;
+  if (isTransaction(scope)) return scope.schemaAt;
   return scope.schemaVersion === undefined
     ? null
     : { pool: scope.project, version: scope.schemaVersion };
