@@ -60,7 +60,7 @@ export async function fieldFilter(
   reading: ValuesReading,
   depth = 0,
 ): Promise<Condition[]> {
-  const operand = valuesOperand(values, field.localized ? [field.id, reading.locale] : [field.id]);
+  const operand = valuesOperand(values, field, reading.locale);
   const operators = FIELD_OPERATORS[field.field_type];
   if (!reachesIntoBlocks(given) || !holdsBlocks(field))
     return fieldConditions(path, operators, given, operand);

@@ -67,8 +67,13 @@ function minute(arg: unknown, what: string): Date {
 /** A value as the operators see it: its jsonb and its text. */
 export type Operand = { json: RawBuilder<unknown>; text: RawBuilder<unknown> };
 
-/** The value at `path` (field id, then locale when localized) of jsonb values. */
-export function valuesOperand(values: Expression<unknown>, path: readonly string[]): Operand {
+/** A field's value (in `locale` when the field is localized) in jsonb values keyed by field id. */
+export function valuesOperand(
+  values: Expression<unknown>,
+  field: { id: string; localized: boolean },
+  locale: string,
+): Operand {
+  const path = field.localized ? [field.id, locale] : [field.id];
   return {
     json: sql`(${values} #> ${path})`,
     text: sql`(${values} #>> ${path})`,

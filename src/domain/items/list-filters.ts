@@ -150,10 +150,7 @@ function filteredModel(input: FilterInput, name: string): ItemTypeRow {
 }
 
 function fieldOperand(field: ItemField, input: FilterInput): Operand {
-  return valuesOperand(
-    sql.ref(input.column),
-    field.localized ? [field.id, input.locale] : [field.id],
-  );
+  return valuesOperand(sql.ref(input.column), field, input.locale);
 }
 
 /** The field types `filter[query]` searches. */
