@@ -6,7 +6,7 @@ import {
   blockInRequest,
   buildBlockModel,
   buildModel,
-  buildModularContentField,
+  buildModelWithBlocks,
   itemTypeRef,
 } from '../support/factories.ts';
 import { eventsOf } from '../support/fixtures.ts';
@@ -392,13 +392,7 @@ describe('the model a new field leaves', () => {
   });
 
   test('records and blocks created alongside a new field all get its default', async () => {
-    const block = await buildBlockModel(client);
-    const model = await buildModel(client);
-    await buildModularContentField(client, {
-      itemTypeId: model.id,
-      api_key: 'sections',
-      blockIds: [block.id],
-    });
+    const { block, model } = await buildModelWithBlocks(client);
     const record = () =>
       client.items.create({
         item_type: itemTypeRef(model.id),
