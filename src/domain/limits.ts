@@ -29,6 +29,8 @@ export const MAX_POSITION = 1_000_000;
 export const MAX_LOCALES = 100;
 export const MAX_WORKFLOW_STAGES = 50;
 export const MAX_PERMISSIONS_PER_LIST = 1000;
+/** Records named by one bulk operation: DatoCMS's documented maximum (refused by the body's schema). */
+export const MAX_RECORDS_PER_BULK = 200;
 
 /**
  * Counts a project grows to over many requests (LIMIT_EXCEEDED). The design's growth

@@ -35,8 +35,8 @@ export function ToOne(type: string) {
   );
 }
 
-/** `{data: [{type, id}…]}` */
-export function ToMany(type: string) {
+/** `{data: [{type, id}…]}`, with at most `maxItems` entries when given. */
+export function ToMany(type: string, maxItems?: number) {
   return Type.Object(
     {
       data: Type.Array(
@@ -44,6 +44,7 @@ export function ToMany(type: string) {
           { type: Type.Literal(type), id: Type.String() },
           { additionalProperties: false },
         ),
+        maxItems === undefined ? {} : { maxItems },
       ),
     },
     { additionalProperties: false },

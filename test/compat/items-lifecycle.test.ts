@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { rejectsWithApiError } from '../support/api-errors.ts';
+import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import {
   buildField,
@@ -73,6 +73,29 @@ describe('record drafts, versions, events and environments', () => {
     });
     assert.deepEqual(destroyed.meta, { successful: 1, failed: 1 });
     assert.equal((await client.items.list({ filter: { type: model.id } })).length, 0);
+  });
+
+  test('a bulk operation names at most 200 records (DatoCMS documents 200 per request)', async () => {
+    const ids = (count: number) =>
+      Array.from({ length: count }, (_, n) => ({ type: 'item' as const, id: `missing-${n}` }));
+    // 200 are taken: none exists, so each one fails on its own.
+    const destroyed = await client.items.rawBulkDestroy({
+      data: { type: 'item_bulk_destroy_operation', relationships: { items: { data: ids(200) } } },
+    });
+    assert.deepEqual(destroyed.meta, { successful: 0, failed: 200 });
+    const tooMany = ids(201);
+    for (const call of [
+      client.items.bulkPublish({ items: tooMany }),
+      client.items.bulkUnpublish({ items: tooMany }),
+      client.items.bulkDestroy({ items: tooMany }),
+      client.items.bulkMoveToStage({ items: tooMany, stage: 'draft' }),
+    ]) {
+      await assert.rejects(call, (error) => {
+        const found = apiError(error).findError('INVALID_FORMAT');
+        assert.match(String(found?.attributes.details.messages), /more than 200 items/);
+        return true;
+      });
+    }
   });
 
   test('every save is a version; an old version can be restored', async () => {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
+import { sql } from 'kysely';
+import type { ScopedTransaction } from '../../src/db/environment-scope.ts';
 import { errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
+import { raceTheLock } from '../support/environment-lock.ts';
 import {
   blockInRequest,
   buildBlockModel,
@@ -259,16 +262,29 @@ describe('selective publishing', () => {
       'INVALID_ATTRIBUTES',
     );
     await rejectsWithApiError(
-      client.items.publish(record.id, { content_in_locales: [], non_localized_content: false }),
-      'INVALID_ATTRIBUTES',
-    );
-    await rejectsWithApiError(
       client.items.rawPublish(record.id, {
         data: { type: 'selective_publish_operation', attributes: { content_in_locales: ['en'] } },
       } as never),
       'INVALID_FORMAT',
     );
     assert.equal((await client.items.find(record.id)).meta.status, 'draft');
+  });
+
+  test('a selection of nothing is accepted and publishes nothing', async () => {
+    const { record } = await bilingualRecord();
+    const nothing = { content_in_locales: [], non_localized_content: false };
+    const draft = await client.items.publish(record.id, nothing);
+    assert.equal(draft.meta.status, 'draft');
+    assert.equal(draft.meta.published_at, null);
+
+    await client.items.publish(record.id);
+    await client.items.update(record.id, { title: { en: 'Hello 2', it: 'Ciao 2' } });
+    const before = await client.items.find(record.id);
+    const updated = await client.items.publish(record.id, nothing);
+    assert.equal(updated.meta.status, 'updated');
+    assert.equal(updated.meta.published_at, before.meta.published_at);
+    const live = await client.items.find(record.id, { version: 'published' });
+    assert.deepEqual(live.title, { en: 'Hello', it: 'Ciao' });
   });
 
   test('unpublishing one locale withdraws it; withdrawing the last one unpublishes the record', async () => {
@@ -368,8 +384,8 @@ describe('publishing in trees', () => {
     );
   });
 
-  test('recursive needs the publish permission on the parents it publishes', async () => {
-    const { leaf } = await draftTree();
+  /** A role that reads, creates, and publishes only the records its own token created. */
+  async function ownPublisher() {
     const limited = await tokenWithRole(server.db, {
       positive_item_type_permissions: [
         itemPermission('read'),
@@ -377,7 +393,40 @@ describe('publishing in trees', () => {
         itemPermission('publish', { on_creator: 'self' }),
       ],
     });
-    const own = server.client({ apiToken: limited.token });
+    return server.client({ apiToken: limited.token });
+  }
+
+  /** What a concurrent withdrawal commits, written straight into the record's row. */
+  async function withdrawnInPlace(tx: ScopedTransaction, id: string) {
+    await tx.db
+      .updateTable('items')
+      .set({
+        status: 'draft',
+        published_values: null,
+        published_version_id: null,
+        published_at: null,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** What a concurrent publication commits, written straight into the record's row. */
+  async function publishedInPlace(tx: ScopedTransaction, id: string) {
+    await tx.db
+      .updateTable('items')
+      .set({
+        status: 'published',
+        published_values: sql`item_values`,
+        published_version_id: sql`current_version_id`,
+        published_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  test('recursive needs the publish permission on the parents it publishes', async () => {
+    const { leaf } = await draftTree();
+    const own = await ownPublisher();
     const mine = await own.items.create({ item_type: leaf.item_type, parent_id: leaf.id });
     await rejectsWithApiError(own.items.publish(mine.id), 'UNPUBLISHED_PARENT');
     // Its parents are not the token's: publishing them along is refused.
@@ -386,6 +435,41 @@ describe('publishing in trees', () => {
       'INSUFFICIENT_PERMISSIONS',
     );
     assert.deepEqual([await status(leaf.id), await status(mine.id)], ['draft', 'draft']);
+  });
+
+  test('recursive judges the parents the write finds, not those found before it', async () => {
+    const { leaf } = await draftTree();
+    const own = await ownPublisher();
+    const mine = await own.items.create({ item_type: leaf.item_type, parent_id: leaf.id });
+    await client.items.publish(leaf.id, null, { recursive: true });
+    // Every parent is published when the request comes; the leaf (not the token's) is
+    // withdrawn just before its write runs: publishing it along is refused.
+    const publishing = raceTheLock(
+      server.db,
+      () => own.items.publish(mine.id, null, { recursive: true }),
+      (tx) => withdrawnInPlace(tx, leaf.id),
+    );
+    await rejectsWithApiError(publishing, 'INSUFFICIENT_PERMISSIONS');
+    assert.deepEqual([await status(leaf.id), await status(mine.id)], ['draft', 'draft']);
+  });
+
+  test('recursive judges the children the write finds, not those found before it', async () => {
+    const own = await ownPublisher();
+    const model = await buildModel(client, { draft_mode_active: true, tree: true });
+    const mine = await own.items.create({ item_type: itemTypeRef(model.id) });
+    const child = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      parent_id: mine.id,
+    });
+    await own.items.publish(mine.id);
+    // The child (not the token's) is published just before the withdrawal's write runs.
+    const withdrawing = raceTheLock(
+      server.db,
+      () => own.items.unpublish(mine.id, null, { recursive: true }),
+      (tx) => publishedInPlace(tx, child.id),
+    );
+    await rejectsWithApiError(withdrawing, 'INSUFFICIENT_PERMISSIONS');
+    assert.deepEqual([await status(mine.id), await status(child.id)], ['published', 'published']);
   });
 
   test('recursive must be true or false', async () => {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
+import type { ScopedTransaction } from '../../src/db/environment-scope.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
+import { TEST_ENGINE } from '../support/databases.ts';
+import { raceTheLock } from '../support/environment-lock.ts';
 import { buildModel, itemTypeRef } from '../support/factories.ts';
 import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -145,5 +148,125 @@ describe('record stages', () => {
       .client({ apiToken: mover.token })
       .items.bulkMoveToStage({ stage: 'approved', items: asItems([record.id]) });
     assert.equal((await client.items.find(record.id)).meta.stage, 'approved');
+  });
+});
+
+describe('permissions limited to a stage', () => {
+  /** A record of a model following a new workflow, in its initial stage `drafting`. */
+  async function recordInWorkflow() {
+    const workflow = await buildWorkflow();
+    const model = await buildModel(client, { workflow: { type: 'workflow', id: workflow.id } });
+    return client.items.create({ item_type: itemTypeRef(model.id) });
+  }
+  const moveTo = (stage: string, ids: string[], as: Client = client) =>
+    as.items.bulkMoveToStage({ stage, items: asItems(ids) });
+  async function clientWith(positive: unknown[], negative: unknown[] = []) {
+    const { token } = await tokenWithRole(server.db, {
+      positive_item_type_permissions: positive,
+      negative_item_type_permissions: negative,
+    });
+    return server.client({ apiToken: token });
+  }
+
+  test('on_stage grants an action on the records on that stage only', async () => {
+    const record = await recordInWorkflow();
+    const plain = await client.items.create({
+      item_type: itemTypeRef((await buildModel(client)).id),
+    });
+    const editor = await clientWith([
+      itemPermission('read'),
+      itemPermission('update', { on_stage: 'drafting' }),
+    ]);
+    await editor.items.update(record.id, {});
+    await rejectsWithApiError(editor.items.update(plain.id, {}), 'INSUFFICIENT_PERMISSIONS');
+    await moveTo('in_review', [record.id]);
+    await rejectsWithApiError(editor.items.update(record.id, {}), 'INSUFFICIENT_PERMISSIONS');
+  });
+
+  test('an "all" entry on a stage lists and reads the records on that stage only', async () => {
+    const drafting = await recordInWorkflow();
+    const approved = await client.items.create({ item_type: drafting.item_type });
+    await moveTo('approved', [approved.id]);
+    const reader = await clientWith([itemPermission('all', { on_stage: 'approved' })]);
+    const listed = await reader.items.list({ filter: { type: drafting.item_type.id } });
+    assert.deepEqual(
+      listed.map((item) => item.id),
+      [approved.id],
+    );
+    assert.equal((await reader.items.find(approved.id)).id, approved.id);
+    await rejectsWithApiError(reader.items.find(drafting.id), 'INSUFFICIENT_PERMISSIONS');
+  });
+
+  test('to_stage limits which stage a move may go to', async () => {
+    const record = await recordInWorkflow();
+    const mover = await clientWith([itemPermission('move_to_stage', { to_stage: 'in_review' })]);
+    await rejectsWithApiError(moveTo('approved', [record.id], mover), 'INSUFFICIENT_PERMISSIONS');
+    assert.equal((await client.items.find(record.id)).meta.stage, 'drafting');
+    await moveTo('in_review', [record.id], mover);
+    assert.equal((await client.items.find(record.id)).meta.stage, 'in_review');
+    // A to_stage entry grants no other action.
+    await rejectsWithApiError(mover.items.update(record.id, {}), 'INSUFFICIENT_PERMISSIONS');
+  });
+
+  test('negative entries on a stage, or towards one, take away only that', async () => {
+    const record = await recordInWorkflow();
+    const other = await client.items.create({ item_type: record.item_type });
+    const limited = await clientWith(
+      [itemPermission('all')],
+      [
+        itemPermission('move_to_stage', { to_stage: 'approved' }),
+        itemPermission('delete', { on_stage: 'in_review' }),
+      ],
+    );
+    await rejectsWithApiError(moveTo('approved', [record.id], limited), 'INSUFFICIENT_PERMISSIONS');
+    await moveTo('in_review', [record.id], limited);
+    await rejectsWithApiError(limited.items.destroy(record.id), 'INSUFFICIENT_PERMISSIONS');
+    await limited.items.destroy(other.id);
+    assert.equal((await client.items.find(record.id)).meta.stage, 'in_review');
+  });
+
+  /** What a concurrent move commits, written straight into the record's row. */
+  const movedInPlace = (id: string, stage: string) => async (tx: ScopedTransaction) => {
+    await tx.db.updateTable('items').set({ stage }).where('id', '=', id).execute();
+  };
+
+  test('a write judges the stage its transaction finds, not the one seen before it', async () => {
+    const record = await recordInWorkflow();
+    const editor = await clientWith([
+      itemPermission('read'),
+      itemPermission('update', { on_stage: 'drafting' }),
+      itemPermission('move_to_stage', { on_stage: 'drafting' }),
+    ]);
+    // The record is in `drafting` when each request comes, and moved on just before its write.
+    await rejectsWithApiError(
+      raceTheLock(
+        server.db,
+        () => editor.items.update(record.id, {}),
+        movedInPlace(record.id, 'in_review'),
+      ),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    const found = await client.items.find(record.id);
+    assert.equal(found.meta.current_version, record.meta.current_version, 'not updated');
+
+    const other = await client.items.create({ item_type: record.item_type });
+    const moving = raceTheLock(
+      server.db,
+      () =>
+        editor.items.rawBulkMoveToStage({
+          data: {
+            type: 'item_bulk_move_to_stage_operation',
+            attributes: { stage: 'approved' },
+            relationships: { items: { data: asItems([other.id]) } },
+          },
+        }),
+      movedInPlace(other.id, 'in_review'),
+    );
+    if (TEST_ENGINE === 'postgres')
+      // Checked when it came, the record fails alone in its own transaction.
+      assert.deepEqual((await moving).meta, { successful: 0, failed: 1 });
+    // One connection: the check before the operation already sees the move.
+    else await rejectsWithApiError(moving, 'INSUFFICIENT_PERMISSIONS');
+    assert.equal((await client.items.find(other.id)).meta.stage, 'in_review');
   });
 });

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { buildClient, type Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
@@ -11,7 +12,7 @@ import {
 } from '../../src/db/environment-scope.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';
 import { publishInTransaction } from '../../src/domain/items/publishing.ts';
-import { authCacheOf, schemaCacheOf } from '../../src/domain/schema-cache/caches.ts';
+import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/schema-cache/caches.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
@@ -223,6 +224,80 @@ test('raw SQL through the server database handle is seen by the next request; a 
   );
   await sql`DELETE FROM access_tokens WHERE id = ${tokenId}`.execute(server.db);
   await rejectsWithApiError(limited.itemTypes.list(), 'INVALID_AUTHORIZATION_HEADER');
+});
+
+/**
+ * The embedded engine keeps records read by id; a trigger announces every statement that
+ * writes records, whatever sent it. PostgreSQL keeps none (another process may write).
+ */
+test('a record read by id is kept only where record writes are announced, and every committed write is seen by the next read', async () => {
+  const server = await startServer();
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'memo' });
+  const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'One' });
+  assert.equal((await client.items.find(record.id)).title, 'One');
+  const embedded = server.config.databaseUrl === null;
+  const records = recordCacheOf(server.db);
+  assert.equal(records !== null && records.size > 0, embedded);
+  const setTitle = (title: string) =>
+    sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, ${title}::text)
+      WHERE id = ${record.id}`;
+
+  // A rolled-back write changes neither the record nor what is kept.
+  await assert.rejects(
+    server.db.transaction().execute(async (trx) => {
+      await setTitle('rolled back').execute(trx);
+      throw new Error('roll back');
+    }),
+    /roll back/,
+  );
+  assert.equal(records?.size ?? 0, embedded ? 1 : 0);
+  assert.equal((await client.items.find(record.id)).title, 'One');
+
+  // Raw SQL, the API's writes and a schema change that rewrites records: each is seen next.
+  await setTitle('Raw').execute(server.db);
+  assert.equal((await client.items.find(record.id)).title, 'Raw');
+  await client.items.update(record.id, { title: 'Two' });
+  assert.equal((await client.items.find(record.id)).title, 'Two');
+  await client.items.publish(record.id);
+  assert.equal((await client.items.find(record.id)).meta.status, 'published');
+  const added = await buildField(client, {
+    itemTypeId: model.id,
+    api_key: 'subtitle',
+    default_value: 'Default',
+  });
+  assert.equal((await client.items.find(record.id)).subtitle, 'Default');
+  await client.fields.destroy(added.id);
+  assert.equal((await client.items.find(record.id)).subtitle, undefined);
+  await client.items.destroy(record.id);
+  await rejectsWithApiError(client.items.find(record.id), 'NOT_FOUND');
+
+  // A large record is served but not kept.
+  const large = await client.items.create({
+    item_type: itemTypeRef(model.id),
+    title: randomBytes(48 * 1024).toString('base64'),
+  });
+  const sizeBefore = records?.size ?? 0;
+  assert.equal(String((await client.items.find(large.id)).title).length, 65_536);
+  assert.equal(records?.size ?? 0, sizeBefore);
+
+  if (!embedded) return;
+  // What is kept is what the next read gets: without the announcement it would be stale.
+  const small = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Kept' });
+  assert.equal((await client.items.find(small.id)).title, 'Kept');
+  await sql`ALTER TABLE env_1.items DISABLE TRIGGER records_changed`.execute(server.db);
+  try {
+    await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Unannounced'::text)
+      WHERE id = ${small.id}`.execute(server.db);
+    assert.equal((await client.items.find(small.id)).title, 'Kept');
+  } finally {
+    await sql`ALTER TABLE env_1.items ENABLE TRIGGER records_changed`.execute(server.db);
+  }
+  await sql`UPDATE env_1.items SET updated_at = updated_at WHERE id = ${small.id}`.execute(
+    server.db,
+  );
+  assert.equal((await client.items.find(small.id)).title, 'Unannounced');
 });
 
 /** A record write's refusal: its INVALID_FIELD details' code for `field`. */

@@ -40,11 +40,22 @@ export async function tokenWithFlags(db: Db, flags: RoleFlag[]): Promise<string>
   return token;
 }
 
-/** One item-type permission entry: `action` on every model (or `item_type`) of `environment`. */
+/**
+ * One item-type permission entry: `action` on every model (or `item_type`) of
+ * `environment`, optionally only on records on a workflow stage (`on_stage`) or, for
+ * moves, only towards one (`to_stage`).
+ */
 export function itemPermission(
   action: string,
-  options: { environment?: string; item_type?: string | null; on_creator?: string } = {},
+  options: {
+    environment?: string;
+    item_type?: string | null;
+    on_creator?: string;
+    on_stage?: string;
+    to_stage?: string;
+  } = {},
 ): Record<string, unknown> {
+  const { on_stage, to_stage } = options;
   return {
     action,
     environment: options.environment ?? 'main',
@@ -54,5 +65,7 @@ export function itemPermission(
     ...(action === 'read' || action === 'delete' || action === 'duplicate'
       ? {}
       : { localization_scope: 'all' }),
+    ...(on_stage === undefined ? {} : { on_stage }),
+    ...(to_stage === undefined ? {} : { to_stage }),
   };
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AuthCache } from '../../src/domain/schema-cache/auth-cache.ts';
+import { RecordCache } from '../../src/domain/schema-cache/record-cache.ts';
 import { SchemaCache } from '../../src/domain/schema-cache/schema-cache.ts';
 
 const at = (environmentNumber: number, version: number) => ({
@@ -102,4 +103,43 @@ test('the authentication cache keeps nothing read across a change, and stays bou
   assert.equal(cache.get('c'), 'C');
   cache.forget();
   assert.equal(cache.size, 0);
+});
+
+test('a record is kept per environment, frozen, until its environment is announced', () => {
+  const cache = new RecordCache<{ values: { title: string } }>();
+  const generation = cache.begin(1);
+  const kept = cache.keep(1, 'a', { values: { title: 'A' } }, generation);
+  cache.keep(2, 'a', { values: { title: 'other environment' } }, cache.begin(2));
+  assert.equal(cache.get(1, 'a'), kept);
+  assert.ok(Object.isFrozen(kept.values));
+  cache.forget(1);
+  assert.equal(cache.get(1, 'a'), undefined);
+  assert.equal(cache.get(2, 'a')?.values.title, 'other environment');
+  assert.equal(cache.size, 1);
+});
+
+test('a record read before its environment was announced is not kept', () => {
+  const cache = new RecordCache<string>();
+  const generation = cache.begin(1);
+  // A write commits while the read is in flight.
+  cache.forget(1);
+  cache.keep(1, 'a', 'stale', generation);
+  assert.equal(cache.get(1, 'a'), undefined);
+  cache.keep(1, 'a', 'fresh', cache.begin(1));
+  assert.equal(cache.get(1, 'a'), 'fresh');
+});
+
+test('past its limit the record cache drops the least recently kept', () => {
+  const cache = new RecordCache<string>(2);
+  cache.keep(1, 'a', 'A', 0);
+  cache.keep(1, 'b', 'B', 0);
+  cache.keep(1, 'a', 'A again', 0);
+  cache.keep(2, 'c', 'C', 0);
+  assert.equal(cache.size, 2);
+  assert.equal(cache.get(1, 'b'), undefined);
+  assert.equal(cache.get(1, 'a'), 'A again');
+  cache.forget(2);
+  assert.equal(cache.size, 1);
+  cache.forget(3);
+  assert.equal(cache.get(1, 'a'), 'A again');
 });

@@ -9,6 +9,7 @@ import * as scheduledActions from './0008_scheduled_actions.ts';
 import * as schemaVersion from './0009_schema_version.ts';
 import * as itemStages from './0010_item_stages.ts';
 import * as scheduleSelection from './0011_schedule_selection.ts';
+import * as recordAnnouncements from './0012_record_announcements.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -28,4 +29,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0009_schema_version': schemaVersion,
   '0010_item_stages': itemStages,
   '0011_schedule_selection': scheduleSelection,
+  '0012_record_announcements': recordAnnouncements,
 };

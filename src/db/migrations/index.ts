@@ -8,6 +8,7 @@ import * as nestedEventEntities from './0006_nested_event_entities.ts';
 import * as cacheVersions from './0007_cache_versions.ts';
 import * as enterEnvironment from './0008_enter_environment.ts';
 import * as enterEnvironmentSchemaVersion from './0009_enter_environment_schema_version.ts';
+import * as recordAnnouncements from './0010_record_announcements.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_cache_versions': cacheVersions,
   '0008_enter_environment': enterEnvironment,
   '0009_enter_environment_schema_version': enterEnvironmentSchemaVersion,
+  '0010_record_announcements': recordAnnouncements,
 };

@@ -1,3 +1,4 @@
+import { deepFreeze } from '../schema-cache/deep-freeze.ts';
 import {
   PERMISSION_LISTS,
   ROLE_FLAGS,
@@ -35,6 +36,28 @@ function mergeRoleAttributes(all: RoleAttributes[]): RoleAttributes {
   for (const list of PERMISSION_LISTS)
     merged[list] = union(all.map((attributes) => attributes[list]));
   return merged;
+}
+
+// Final permissions of roles that inherit nothing, by their stored attributes' text: every
+// request derives them, and the text is the whole input, so an entry can never go stale.
+const byAttributesText = new Map<string, RoleAttributes>();
+// Roles are few; distinct texts past this only empty the map instead of growing it.
+const MAX_KEPT_ATTRIBUTES = 1_000;
+
+/**
+ * The final permissions of a role that inherits from no other role, from its attributes
+ * as stored (jsonb text): computed once per distinct text and frozen, so callers share it.
+ */
+export function ownPermissions(attributesText: string): RoleAttributes {
+  let permissions = byAttributesText.get(attributesText);
+  if (!permissions) {
+    permissions = deepFreeze(
+      mergeRoleAttributes([roleAttributes(JSON.parse(attributesText) as Partial<RoleAttributes>)]),
+    );
+    if (byAttributesText.size >= MAX_KEPT_ATTRIBUTES) byAttributesText.clear();
+    byAttributesText.set(attributesText, permissions);
+  }
+  return permissions;
 }
 
 /** A role's own permissions together with everything it inherits (its meta.final_permissions). */

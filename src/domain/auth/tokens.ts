@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { JoinBuilder } from 'kysely';
+import { type JoinBuilder, sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentRow, ProjectDatabase } from '../../db/schema.ts';
@@ -7,9 +7,9 @@ import type { Actor, Permission } from '../actor.ts';
 import { authCacheOf } from '../schema-cache/caches.ts';
 import { deepFreeze } from '../schema-cache/deep-freeze.ts';
 import { recordCmaAccess } from './last-access.ts';
-import { finalPermissions } from './permissions.ts';
+import { finalPermissions, ownPermissions } from './permissions.ts';
 import type { RoleAttributes } from './role-attributes.ts';
-import { loadRoleChain, roleGraph } from './role-graph.ts';
+import { loadRoleChain } from './role-graph.ts';
 
 /** A new secret API token: 240 random bits, URL-safe. */
 export function generateToken(): string {
@@ -109,7 +109,8 @@ function authenticationQuery(
       'access_tokens.hardcoded_type',
       'can_access_cma',
       'roles.id as roleId',
-      'roles.attributes',
+      // As text: permissions are derived once per distinct text (ownPermissions).
+      sql<string>`roles.attributes::text`.as('attributes_text'),
       'roles.inherits_permissions_from',
       'e.id as environmentId',
       'e.number',
@@ -140,15 +141,15 @@ async function readAuthentication(
     ? withPrimary(db, tokenHash)
     : withEnvironment(db, tokenHash, environmentId));
   if (!row?.can_access_cma) return null;
-  // Most roles inherit nothing: then the joined row is the whole chain.
-  const chain =
+  // Most roles inherit nothing: then the joined row holds all their permissions.
+  const permissions =
     row.inherits_permissions_from.length === 0
-      ? roleGraph([{ ...row, id: row.roleId }])
-      : await loadRoleChain(db, row.roleId);
+      ? ownPermissions(row.attributes_text)
+      : finalPermissions(row.roleId, await loadRoleChain(db, row.roleId));
   const actor = actorFromRole(
     { id: row.tokenId, hardcodedType: row.hardcoded_type },
     row.roleId,
-    finalPermissions(row.roleId, chain),
+    permissions,
   );
   const environment =
     row.environmentId === null ||

@@ -9,9 +9,11 @@ import { findItemType } from '../item-types/repo.ts';
 /**
  * The one place record access is decided: the role's item-type permissions (spec 09 §3,
  * the client's `Role` type), effective = positive − negative, each entry scoped to one
- * environment (by id) and optionally to one model or workflow and to records by creator.
- * Routes call these before the record service; a refusal is 403 INSUFFICIENT_PERMISSIONS
- * and changes nothing.
+ * environment (by id) and optionally to one model or workflow, to records by creator, to
+ * records currently on a workflow stage (`on_stage`) and, for stage moves, to moves towards
+ * a stage (`to_stage`). Routes call these before the record service (or hand the service a
+ * gate it calls inside its transaction); a refusal is 403 INSUFFICIENT_PERMISSIONS and
+ * changes nothing.
  */
 
 /** The record actions a route needs (`edit_creator`, `take_over` have no route). */
@@ -44,33 +46,47 @@ type Entry = Partial<
 /** What deciding needs of a model. */
 export type ModelRef = { id: string; workflow_id: string | null };
 
-/** What deciding needs of a record. */
-type RecordRef = { id: string; item_type_id: string; creator_id: string | null };
+/** What deciding needs of a record: `stage` is its workflow stage now (null: none). */
+type RecordRef = {
+  id: string;
+  item_type_id: string;
+  creator_id: string | null;
+  stage: string | null;
+};
 
-/** The creator reaches of the entries that grant (allow) and take away (deny) an action. */
-type Grant = { allow: ReadonlySet<CreatorReach>; deny: ReadonlySet<CreatorReach> };
+/** What is asked: an action, and for a stage move the stage it goes to (absent: any). */
+type Intent = { action: ItemAction; toStage?: string };
+
+/** Which records one entry reaches: by creator, and only those on `stage` unless null. */
+type Reach = { creator: CreatorReach; stage: string | null };
+
+/** The reaches of the entries that grant (allow) and take away (deny) an action. */
+type Grant = { allow: readonly Reach[]; deny: readonly Reach[] };
 
 /**
- * Restrictors Fieldhouse does not evaluate per value (per-locale scopes, workflow
- * stages): a positive entry carrying one grants nothing for a whole record, a negative
- * one takes the whole action away — the safe side on both.
+ * Per-locale scopes are not evaluated per value: a positive entry carrying one grants
+ * nothing for a whole record, a negative one takes the whole action away — the safe side
+ * on both.
  */
-function narrowed(entry: Entry): boolean {
+function localeNarrowed(entry: Entry): boolean {
   const scope = entry.localization_scope ?? null;
-  return (
-    (scope !== null && scope !== 'all') ||
-    (entry.on_stage ?? null) !== null ||
-    (entry.to_stage ?? null) !== null
-  );
+  return scope !== null && scope !== 'all';
 }
 
-/** The creator reach of an entry for this action, environment and model; null when it does not apply. */
+/** An entry's `on_stage` or `to_stage`, null when it has none. */
+function stageOf(entry: Entry, key: 'on_stage' | 'to_stage'): string | null {
+  const stage = entry[key] ?? null;
+  return typeof stage === 'string' ? stage : null;
+}
+
+/** The reach of an entry for this intent, environment and model; null when it does not apply. */
 function reachOf(
   entry: Entry,
-  action: ItemAction,
+  intent: Intent,
   environmentId: string,
   model: ModelRef | null,
-): CreatorReach | null {
+): Reach | null {
+  const { action } = intent;
   if (entry.action !== 'all' && entry.action !== action) return null;
   if (entry.environment !== environmentId) return null;
   if (model !== null) {
@@ -79,29 +95,41 @@ function reachOf(
     if (itemType !== null && itemType !== model.id) return null;
     if (workflow !== null && workflow !== model.workflow_id) return null;
   }
-  // `create` entries have no creator: the record does not exist yet.
-  if (action === 'create') return 'anyone';
-  return entry.on_creator === 'self' || entry.on_creator === 'role' ? entry.on_creator : 'anyone';
+  // `to_stage` restricts moves towards a stage: it says nothing of other actions.
+  const toStage = stageOf(entry, 'to_stage');
+  if (toStage !== null) {
+    if (action !== 'move_to_stage') return null;
+    if (intent.toStage !== undefined && intent.toStage !== toStage) return null;
+  }
+  const stage = stageOf(entry, 'on_stage');
+  // `create` has no creator and no stage: the record does not exist yet.
+  if (action === 'create') return stage === null ? { creator: 'anyone', stage } : null;
+  const creator =
+    entry.on_creator === 'self' || entry.on_creator === 'role' ? entry.on_creator : 'anyone';
+  return { creator, stage };
 }
 
 /** The grant for one model, or (model null) for some model of the environment. */
 function grantOf(
   actor: Actor,
   environmentId: string,
-  action: ItemAction,
+  intent: Intent,
   model: ModelRef | null,
 ): Grant {
   const reaches = (entries: readonly unknown[], positive: boolean) => {
-    const set = new Set<CreatorReach>();
+    const found: Reach[] = [];
     for (const entry of entries as Entry[]) {
-      if (positive && narrowed(entry)) continue;
+      if (positive && localeNarrowed(entry)) continue;
       // A model-less question (may the role do this at all?) ignores narrower negatives.
-      if (!positive && model === null && (entry.item_type ?? entry.workflow ?? null) !== null)
-        continue;
-      const reach = reachOf(entry, action, environmentId, model);
-      if (reach !== null) set.add(reach);
+      const narrower =
+        (entry.item_type ?? entry.workflow ?? null) !== null ||
+        stageOf(entry, 'on_stage') !== null ||
+        stageOf(entry, 'to_stage') !== null;
+      if (!positive && model === null && narrower) continue;
+      const reach = reachOf(entry, intent, environmentId, model);
+      if (reach !== null) found.push(reach);
     }
-    return set;
+    return found;
   };
   return {
     allow: reaches(actor.itemTypePermissions.positive, true),
@@ -109,9 +137,27 @@ function grantOf(
   };
 }
 
-function reaches(set: ReadonlySet<CreatorReach>, isSelf: boolean, isRole: boolean): boolean {
-  return set.has('anyone') || (set.has('self') && isSelf) || (set.has('role') && isRole);
+/** Whether some reach takes in a record of this creator relation and stage. */
+function reaches(
+  list: readonly Reach[],
+  record: { isSelf: boolean; isRole: boolean; stage: string | null },
+): boolean {
+  return list.some(
+    (reach) =>
+      (reach.stage === null || reach.stage === record.stage) &&
+      (reach.creator === 'anyone' ||
+        (reach.creator === 'self' && record.isSelf) ||
+        (reach.creator === 'role' && record.isRole)),
+  );
 }
+
+/** Reaches every record: any creator, any stage. */
+const everyRecord = (list: readonly Reach[]) =>
+  list.some((reach) => reach.creator === 'anyone' && reach.stage === null);
+
+/** Needs the ids of the role's tokens to decide. */
+const needsRoleTokens = ({ allow, deny }: Grant) =>
+  [...allow, ...deny].some((reach) => reach.creator === 'role');
 
 function refuse(action: ItemAction, what: string): DomainError {
   return new DomainError(
@@ -141,10 +187,12 @@ function grantsEverything(actor: Actor, environmentId: string, action: ItemActio
   const wide = (actor.itemTypePermissions.positive as Entry[]).some(
     (entry) =>
       applies(entry) &&
-      !narrowed(entry) &&
+      !localeNarrowed(entry) &&
       (entry.item_type ?? null) === null &&
       (entry.workflow ?? null) === null &&
-      reachOf(entry, action, environmentId, null) === 'anyone',
+      stageOf(entry, 'to_stage') === null &&
+      reachOf(entry, { action }, environmentId, null)?.creator === 'anyone' &&
+      stageOf(entry, 'on_stage') === null,
   );
   return wide && !(actor.itemTypePermissions.negative as Entry[]).some(applies);
 }
@@ -155,8 +203,8 @@ function grantsEverything(actor: Actor, environmentId: string, action: ItemActio
  * id that does not exist.
  */
 export function assertMayAtAll(actor: Actor, scope: Scope, action: ItemAction): void {
-  const { allow, deny } = grantOf(actor, scope.environment.id, action, null);
-  if (allow.size === 0 || deny.has('anyone'))
+  const { allow, deny } = grantOf(actor, scope.environment.id, { action }, null);
+  if (allow.length === 0 || everyRecord(deny))
     throw refuse(action, `the records of environment "${scope.environment.id}"`);
 }
 
@@ -167,8 +215,8 @@ function assertMayOnModel(
   action: ItemAction,
   model: ModelRef & { api_key: string },
 ): void {
-  const { allow, deny } = grantOf(actor, scope.environment.id, action, model);
-  if (!allow.has('anyone') || deny.has('anyone'))
+  const { allow, deny } = grantOf(actor, scope.environment.id, { action }, model);
+  if (!everyRecord(allow) || everyRecord(deny))
     throw refuse(action, `the records of model "${model.api_key}"`);
 }
 
@@ -197,11 +245,11 @@ async function modelsById(scope: Scope, ids: readonly string[]): Promise<Map<str
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The ids of the records the role may not do `action` on. */
+/** The ids of the records the role may not do the intent on. */
 async function refusedOf(
   actor: Actor,
   scope: Scope,
-  action: ItemAction,
+  intent: Intent,
   records: readonly RecordRef[],
 ): Promise<string[]> {
   const models = await modelsById(
@@ -213,25 +261,30 @@ async function refusedOf(
   for (const record of records) {
     const model = models.get(record.item_type_id);
     if (!model) continue;
-    const { allow, deny } = grantOf(actor, scope.environment.id, action, model);
-    const isSelf = record.creator_id !== null && record.creator_id === actor.tokenId;
-    if ((allow.has('role') || deny.has('role')) && roleTokens === undefined)
+    const grant = grantOf(actor, scope.environment.id, intent, model);
+    if (needsRoleTokens(grant) && roleTokens === undefined)
       roleTokens = new Set(await roleTokenIds(scope, actor));
-    const isRole = record.creator_id !== null && (roleTokens?.has(record.creator_id) ?? false);
-    if (!reaches(allow, isSelf, isRole) || reaches(deny, isSelf, isRole)) refused.push(record.id);
+    const reached = {
+      isSelf: record.creator_id !== null && record.creator_id === actor.tokenId,
+      isRole: record.creator_id !== null && (roleTokens?.has(record.creator_id) ?? false),
+      stage: record.stage,
+    };
+    if (!reaches(grant.allow, reached) || reaches(grant.deny, reached)) refused.push(record.id);
   }
   return refused;
 }
 
-/** Refuses, naming them, unless the role may do `action` on every one of `records`. */
+/** Refuses, naming them, unless the role may do the intent on every one of `records`. */
 async function assertMayOnRecords(
   actor: Actor,
   scope: Scope,
-  action: ItemAction,
+  intent: Intent,
   records: readonly RecordRef[],
 ): Promise<void> {
-  const refused = await refusedOf(actor, scope, action, records);
-  if (refused.length > 0) throw refuse(action, `record(s) ${refused.join(', ')}`);
+  const refused = await refusedOf(actor, scope, intent, records);
+  if (refused.length === 0) return;
+  const what = intent.toStage === undefined ? '' : ` towards stage "${intent.toStage}"`;
+  throw refuse(intent.action, `record(s) ${refused.join(', ')}${what}`);
 }
 
 /** Of presented records, those the role may read (a record's references, say). */
@@ -245,15 +298,20 @@ export async function readableOnly(
     const data = record.relationships?.[relationship]?.data;
     return data && !Array.isArray(data) ? data.id : null;
   };
+  const stageOfRecord = (record: Resource) => {
+    const stage = record.meta?.stage;
+    return typeof stage === 'string' ? stage : null;
+  };
   const refused = new Set(
     await refusedOf(
       actor,
       scope,
-      'read',
+      { action: 'read' },
       records.map((record) => ({
         id: record.id,
         item_type_id: idOf(record, 'item_type') ?? '',
         creator_id: idOf(record, 'creator'),
+        stage: stageOfRecord(record),
       })),
     ),
   );
@@ -262,13 +320,16 @@ export async function readableOnly(
 
 /**
  * Refuses unless the role may do `action` on each record named (bulk operations check
- * every one before changing any). Ids of no record are left to the service to report.
+ * every one before changing any), as each is now: its stage decides `on_stage` entries.
+ * A stage move names the stage it goes to (`to_stage` entries). Ids of no record are
+ * left to the service to report.
  */
 export async function assertMayOnItems(
   actor: Actor,
   scope: Scope,
   action: ItemAction,
   ids: readonly string[],
+  toStage?: string,
 ): Promise<void> {
   assertMayAtAll(actor, scope, action);
   if (grantsEverything(actor, scope.environment.id, action)) return;
@@ -277,10 +338,26 @@ export async function assertMayOnItems(
       ? []
       : await scope.db
           .selectFrom('items')
-          .select(['id', 'item_type_id', 'creator_id'])
+          .select(['id', 'item_type_id', 'creator_id', 'stage'])
           .where('id', 'in', [...new Set(ids)])
           .execute();
-  await assertMayOnRecords(actor, scope, action, records);
+  await assertMayOnRecords(
+    actor,
+    scope,
+    toStage === undefined ? { action } : { action, toStage },
+    records,
+  );
+}
+
+/**
+ * Decides whether the caller may change these records, inside the write's transaction
+ * (`scope` is then the transaction's): what it judges is what the write changes.
+ */
+export type RecordGate = (scope: Scope, ids: readonly string[]) => Promise<void>;
+
+/** The gate of `action` (a stage move: towards `toStage`) for this caller. */
+export function recordGate(actor: Actor, action: ItemAction, toStage?: string): RecordGate {
+  return (scope, ids) => assertMayOnItems(actor, scope, action, ids, toStage);
 }
 
 /** As assertMayOnItems, for the record a version belongs to. */
@@ -295,10 +372,10 @@ export async function assertMayOnVersion(
   const record = await scope.db
     .selectFrom('item_versions')
     .innerJoin('items', 'items.id', 'item_versions.item_id')
-    .select(['items.id', 'items.item_type_id', 'items.creator_id'])
+    .select(['items.id', 'items.item_type_id', 'items.creator_id', 'items.stage'])
     .where('item_versions.id', '=', versionId)
     .executeTakeFirst();
-  await assertMayOnRecords(actor, scope, action, record ? [record] : []);
+  await assertMayOnRecords(actor, scope, { action }, record ? [record] : []);
 }
 
 export type ItemsWhere = (
@@ -316,28 +393,37 @@ export async function readableRecords(actor: Actor, scope: Scope): Promise<Items
   const models = await scope.db.selectFrom('item_types').select(['id', 'workflow_id']).execute();
   const grants = models.map((model) => ({
     model,
-    grant: grantOf(actor, environmentId, 'read', model),
+    grant: grantOf(actor, environmentId, { action: 'read' }, model),
   }));
-  const needsRole = grants.some(({ grant }) => grant.allow.has('role') || grant.deny.has('role'));
+  const needsRole = grants.some(({ grant }) => needsRoleTokens(grant));
   const roleTokens = needsRole ? await roleTokenIds(scope, actor) : [];
   return (eb) => {
-    const creatorIn = (set: ReadonlySet<CreatorReach>): Expression<SqlBool> => {
-      if (set.has('anyone')) return sql<SqlBool>`true`;
-      const conditions: Expression<SqlBool>[] = [];
-      // Never null: a record without a creator is no one's (NOT NULL would keep it out).
-      const creator = eb('creator_id', 'is not', null);
-      if (set.has('self')) conditions.push(eb.and([creator, eb('creator_id', '=', actor.tokenId)]));
-      if (set.has('role') && roleTokens.length > 0)
-        conditions.push(eb.and([creator, eb('creator_id', 'in', roleTokens)]));
+    // Never null: a record without a creator is no one's, one without a stage on none
+    // (a null inside NOT would keep it out).
+    const creatorIs = (creator: CreatorReach): Expression<SqlBool> => {
+      if (creator === 'anyone') return sql<SqlBool>`true`;
+      const known = eb('creator_id', 'is not', null);
+      if (creator === 'self') return eb.and([known, eb('creator_id', '=', actor.tokenId)]);
+      return roleTokens.length > 0
+        ? eb.and([known, eb('creator_id', 'in', roleTokens)])
+        : sql<SqlBool>`false`;
+    };
+    const reachedBy = (list: readonly Reach[]): Expression<SqlBool> => {
+      if (everyRecord(list)) return sql<SqlBool>`true`;
+      const conditions = list.map(({ creator, stage }) =>
+        stage === null
+          ? creatorIs(creator)
+          : eb.and([eb('stage', 'is not', null), eb('stage', '=', stage), creatorIs(creator)]),
+      );
       return conditions.length > 0 ? eb.or(conditions) : sql<SqlBool>`false`;
     };
     const perModel = grants
-      .filter(({ grant }) => grant.allow.size > 0 && !grant.deny.has('anyone'))
+      .filter(({ grant }) => grant.allow.length > 0 && !everyRecord(grant.deny))
       .map(({ model, grant }) =>
         eb.and([
           eb('item_type_id', '=', model.id),
-          creatorIn(grant.allow),
-          eb.not(creatorIn(grant.deny)),
+          reachedBy(grant.allow),
+          eb.not(reachedBy(grant.deny)),
         ]),
       );
     return perModel.length > 0 ? eb.or(perModel) : sql<SqlBool>`false`;

@@ -1,15 +1,18 @@
 import type { Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
+import type { RecordGate } from './access.ts';
 import { publishItem, unpublishItem } from './publishing.ts';
 import { destroyItem } from './service.ts';
 import { moveToStage } from './stage-moves.ts';
 
 export type BulkAction = 'publish' | 'unpublish' | 'destroy';
 
-const ACTIONS: Record<BulkAction, (scope: Scope, id: string) => Promise<Resource>> = {
-  publish: publishItem,
-  unpublish: unpublishItem,
+type Change = (scope: Scope, id: string, gate: RecordGate) => Promise<Resource>;
+
+const ACTIONS: Record<BulkAction, Change> = {
+  publish: (scope, id, gate) => publishItem(scope, id, undefined, { gate }),
+  unpublish: (scope, id, gate) => unpublishItem(scope, id, undefined, { gate }),
   destroy: destroyItem,
 };
 
@@ -17,7 +20,9 @@ export type BulkResult = { data: Resource[]; meta: { successful: number; failed:
 
 /**
  * Changes each record in its own transaction (with its own event), so one refused record
- * does not undo the others; the job result counts both.
+ * does not undo the others; the job result counts both. Every record was checked before
+ * any is changed; `gate` judges each again in its transaction, as it then is (a record
+ * moved to another stage meanwhile fails alone).
  */
 async function eachRecord(
   ids: readonly string[],
@@ -41,8 +46,9 @@ export function bulkItems(
   scope: Scope,
   action: BulkAction,
   ids: readonly string[],
+  gate: RecordGate,
 ): Promise<BulkResult> {
-  return eachRecord(ids, (id) => ACTIONS[action](scope, id));
+  return eachRecord(ids, (id) => ACTIONS[action](scope, id, gate));
 }
 
 /** A bulk move to a workflow stage: records not following a workflow with it fail. */
@@ -50,6 +56,7 @@ export function bulkMoveToStage(
   scope: Scope,
   ids: readonly string[],
   stage: string,
+  gate: RecordGate,
 ): Promise<BulkResult> {
-  return eachRecord(ids, (id) => moveToStage(scope, id, stage));
+  return eachRecord(ids, (id) => moveToStage(scope, id, stage, gate));
 }

@@ -8,6 +8,7 @@ import {
 import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, ValidationFailed } from '../errors.ts';
+import type { RecordGate } from './access.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {
@@ -26,8 +27,14 @@ import { checkItemValues } from './values.ts';
 
 export { type ContentSelection, contentSelectionOf } from './locale-content.ts';
 
-/** `recursive=true`: publish unpublished parents too, or withdraw published children too. */
-export type TreeOptions = { recursive?: boolean };
+/**
+ * `recursive=true`: publish unpublished parents too, or withdraw published children too.
+ * `gate` judges the caller's permission on the record and on the tree records changed
+ * along with it, as the transaction finds them under the environment's lock, so a record
+ * whose state changed since the request came is judged as it now is. Absent for changes
+ * no caller makes (a due schedule).
+ */
+export type TreeOptions = { recursive?: boolean; gate?: RecordGate };
 
 /** Refuses locales the site does not have: nothing could be published in them. */
 function checkLocalesExist(requested: readonly string[], locales: readonly string[]): void {
@@ -70,6 +77,11 @@ export async function publishInTransaction(
     row: before,
     context: { model, fields, locales, state },
   } = await findRecordOrFail(tx, id);
+  await options.gate?.(tx, [id]);
+  // A selection of nothing is not refused (DatoCMS documents no such rule): it publishes
+  // nothing, so the record, its parents and its events stay as they are.
+  if (selection && selection.locales.length === 0 && !selection.nonLocalized)
+    return eventEntityOf(before, model, fields, await storedSnapshot(tx.db, before, fields)).plain;
   if (model.tree && before.parent_id !== null) {
     const parents = await unpublishedAncestors(tx.db, id);
     if (parents.length > 0 && !options.recursive)
@@ -78,15 +90,11 @@ export async function publishInTransaction(
         `record ${id} has unpublished parent records; publish them first or send recursive=true`,
         { parent_ids: parents },
       );
+    await options.gate?.(tx, parents);
     for (const parent of parents) await publishInTransaction(tx, parent);
   }
   const validity = { locales, allLocalesRequired: model.all_locales_required };
   if (selection) {
-    if (selection.locales.length === 0 && !selection.nonLocalized)
-      throw new DomainError(
-        'INVALID_ATTRIBUTES',
-        'the selection publishes nothing: name locales or set non_localized_content',
-      );
     checkLocalesExist(selection.locales, locales);
     const issues = selectedIssues(fields, before.item_values, validity, selection);
     if (issues.length > 0) throw new ValidationFailed('Item', issues);
@@ -182,6 +190,7 @@ export async function unpublishInTransaction(
     row: before,
     context: { model, fields, locales: site, state },
   } = await findRecordOrFail(tx, id);
+  await options.gate?.(tx, [id]);
   if (locales) checkLocalesExist(locales, site);
   const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
   if (model.tree && remaining === null) {
@@ -192,6 +201,7 @@ export async function unpublishInTransaction(
         `record ${id} has published child records; unpublish them first or send recursive=true`,
         { child_ids: children },
       );
+    await options.gate?.(tx, children);
     for (const child of children) await unpublishInTransaction(tx, child);
   }
   const validity = { locales: site, allLocalesRequired: model.all_locales_required };

@@ -1,11 +1,11 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
-import { executePrepared } from '../../db/prepared.ts';
+import { executePrepared, preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
-import { cachedSchemaRead, readsSchemaCache } from '../schema-cache/caches.ts';
+import { cachedRecordRead, cachedSchemaRead, readsSchemaCache } from '../schema-cache/caches.ts';
 import { ITEM_FIELD_COLUMNS, type ItemField } from './model-fields.ts';
 
 /**
@@ -169,9 +169,34 @@ export async function contextOf(
 /** A missing model, thrown out of a cached load so that nothing is kept. */
 class NoSuchModel extends Error {}
 
+// Built and compiled once per schema: the statement behind every record read by id.
+const recordById = preparedShape((db: EnvQueryable, id: string) =>
+  db
+    .selectFrom('items')
+    .select(ITEM_COLUMNS)
+    // What the values take as stored: the record cache keeps only small records.
+    .select(
+      sql<number>`pg_column_size(items.item_values) + coalesce(pg_column_size(items.published_values), 0)`.as(
+        'stored_bytes',
+      ),
+    )
+    .where('items.id', '=', id),
+);
+
+async function readRecord(
+  db: EnvQueryable,
+  id: string,
+): Promise<{ row: StoredItem; bytes: number } | undefined> {
+  const [found] = await recordById(db, id);
+  if (!found) return undefined;
+  const { stored_bytes, ...row } = found;
+  return { row, bytes: Number(stored_bytes) };
+}
+
 /**
- * A record and its model's context for a request or a record write: the row alone, then
- * the context from the schema cache at the scope's version (no statement when kept).
+ * A record and its model's context for a request or a record write: the row alone (which
+ * a request on the embedded engine may find kept in memory: cachedRecordRead), then the
+ * context from the schema cache at the scope's version (no statement when kept).
  * Without a version, both in one statement. The row is read as `recordWithContext` reads
  * it: a write's lock on its environment keeps other writes from changing it meanwhile.
  */
@@ -180,10 +205,7 @@ export async function recordAndContext(
   id: string,
 ): Promise<{ row: StoredItem; context: RecordContext } | undefined> {
   if (!readsSchemaCache(scope)) return recordWithContext(scope.db, id);
-  const [row] = await executePrepared(
-    scope.db,
-    scope.db.selectFrom('items').select(ITEM_COLUMNS).where('items.id', '=', id),
-  );
+  const row = await cachedRecordRead(scope, id, () => readRecord(scope.db, id));
   if (!row) return undefined;
   const context = await contextOf(scope, row.item_type_id);
   // The model (and the record with it) was deleted since the row was read.

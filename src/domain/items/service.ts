@@ -16,6 +16,7 @@ import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
 import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
+import type { RecordGate } from './access.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
 import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
@@ -359,7 +360,7 @@ export async function updateItem(
   editorId: string | null,
   id: string,
   input: ItemInput,
-  options: { validateOnly?: boolean } = {},
+  options: { validateOnly?: boolean; gate?: RecordGate } = {},
 ): Promise<Resource> {
   return runChange(scope, options.validateOnly ?? false, async (tx) => {
     const trx = tx.db;
@@ -367,6 +368,8 @@ export async function updateItem(
       row: before,
       context: { model, fields, locales, state },
     } = await findRecordOrFail(tx, id);
+    // The caller's permission, judged on the record as the transaction finds it.
+    await options.gate?.(tx, [id]);
     if (
       input.meta.current_version !== undefined &&
       input.meta.current_version !== before.current_version_id
@@ -472,7 +475,7 @@ export async function updateItem(
   });
 }
 
-export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
+export async function destroyItem(scope: Scope, id: string, gate?: RecordGate): Promise<Resource> {
   return inEnvironmentTransaction(
     scope,
     async (tx) => {
@@ -481,6 +484,8 @@ export async function destroyItem(scope: Scope, id: string): Promise<Resource> {
         row,
         context: { model, fields, state: stateBefore },
       } = await findRecordOrFail(tx, id);
+      // The caller's permission, judged on the record as the transaction finds it.
+      await gate?.(tx, [id]);
       let state = stateBefore;
       // Read before the delete takes the record's blocks with it.
       const snapshot = await storedSnapshot(trx, row, fields);

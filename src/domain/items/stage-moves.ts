@@ -1,6 +1,7 @@
 import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
+import type { RecordGate } from './access.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import { emitItemEvent, findRecordOrFail } from './service.ts';
 import { workflowStages } from './stages.ts';
@@ -8,9 +9,15 @@ import { workflowStages } from './stages.ts';
 /**
  * Moves a record to a stage of its model's workflow (an `update` event; the values and
  * versions are untouched). A record whose model follows no workflow, or a stage the
- * workflow does not have, is refused.
+ * workflow does not have, is refused. `gate` judges the caller's permission on the
+ * record in the stage the transaction finds it in.
  */
-export async function moveToStage(scope: Scope, id: string, stage: string): Promise<Resource> {
+export async function moveToStage(
+  scope: Scope,
+  id: string,
+  stage: string,
+  gate?: RecordGate,
+): Promise<Resource> {
   return inEnvironmentTransaction(
     scope,
     async (tx) => {
@@ -18,6 +25,7 @@ export async function moveToStage(scope: Scope, id: string, stage: string): Prom
         row: before,
         context: { model, fields, state },
       } = await findRecordOrFail(tx, id);
+      await gate?.(tx, [id]);
       if (model.workflow_id === null)
         throw new DomainError('INVALID_ATTRIBUTES', `record ${id}: its model follows no workflow`);
       const stages = await workflowStages(tx.db, model.workflow_id);

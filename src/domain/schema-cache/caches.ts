@@ -1,16 +1,25 @@
+import { sql } from 'kysely';
 import type { DatabaseHandle, Db } from '../../db/client.ts';
+import { RECORD_ANNOUNCEMENTS_SETTING } from '../../db/embedded.ts';
 import {
   environmentNumberOf,
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
 import { AuthCache } from './auth-cache.ts';
+import { MAX_KEPT_RECORD_BYTES, RecordCache } from './record-cache.ts';
 import { SchemaCache } from './schema-cache.ts';
 
 /** The channel the triggers of migration 0007_cache_versions notify. */
 const CHANNEL = 'fieldhouse_cache';
+/** The channel record writes announce their environment on (migration 0010). */
+const RECORDS_CHANNEL = 'fieldhouse_records';
 
-type Caches = { schema: SchemaCache; auth: AuthCache<unknown> | null };
+type Caches = {
+  schema: SchemaCache;
+  auth: AuthCache<unknown> | null;
+  records: RecordCache<unknown> | null;
+};
 
 // One set per database pool: a process serving two databases (tests) keeps them apart.
 const byDatabase = new WeakMap<Db, Caches>();
@@ -18,7 +27,7 @@ const byDatabase = new WeakMap<Db, Caches>();
 function cachesOf(db: Db): Caches {
   let caches = byDatabase.get(db);
   if (!caches) {
-    caches = { schema: new SchemaCache(), auth: null };
+    caches = { schema: new SchemaCache(), auth: null, records: null };
     byDatabase.set(db, caches);
   }
   return caches;
@@ -34,12 +43,17 @@ export function authCacheOf<T>(db: Db): AuthCache<T> | null {
   return cachesOf(db).auth as AuthCache<T> | null;
 }
 
+/** The record cache, or null where record writes are not announced (PostgreSQL). */
+export function recordCacheOf(db: Db): RecordCache<unknown> | null {
+  return cachesOf(db).records;
+}
+
 /**
- * Embedded: caches what tokens authenticate to, and drops it (and the schema documents
- * of the environment named) whenever a trigger announces a committed change. The
- * engine runs the callback before the committing statement's promise resolves
- * (test/integration/cache-coherence.test.ts checks it), so the request after a change
- * never finds it cached. Returns the function that stops listening.
+ * Embedded: caches what tokens authenticate to and records read by id, and drops them
+ * (and the schema documents of the environment named) whenever a trigger announces a
+ * committed change. The engine runs the callback before the committing statement's
+ * promise resolves (test/integration/cache-coherence.test.ts checks it), so the request
+ * after a change never finds it cached. Returns the function that stops listening.
  */
 export async function invalidateOnNotify(
   db: Db,
@@ -47,17 +61,58 @@ export async function invalidateOnNotify(
 ): Promise<() => Promise<void>> {
   const caches = cachesOf(db);
   const auth = new AuthCache<unknown>();
-  const stop = await listen(CHANNEL, (payload) => {
+  const stopAuth = await listen(CHANNEL, (payload) => {
     auth.forget();
     // A schema change names its environment's schema; an access change, its table.
     const number = environmentNumberOf(payload);
     if (number !== undefined) caches.schema.forget(number);
   });
   caches.auth = auth;
+  // Records are kept only if record writes announce themselves in this database.
+  const records = (await recordWritesAnnounced(db)) ? new RecordCache<unknown>() : null;
+  const stopRecords = records
+    ? await listen(RECORDS_CHANNEL, (payload) => {
+        const number = environmentNumberOf(payload);
+        if (number !== undefined) records.forget(number);
+      })
+    : async () => {};
+  caches.records = records;
   return async () => {
     caches.auth = null;
-    await stop();
+    caches.records = null;
+    await stopAuth();
+    await stopRecords();
   };
+}
+
+async function recordWritesAnnounced(db: Db): Promise<boolean> {
+  const { rows } = await sql<{ on: boolean }>`
+    SELECT current_setting(${RECORD_ANNOUNCEMENTS_SETTING}, true) = 'on' AS on
+  `.execute(db);
+  return rows[0]?.on === true;
+}
+
+/**
+ * A record row read by id in a request (never in a transaction, which may see its own
+ * uncommitted writes): kept where record writes are announced (embedded), else loaded.
+ * `load` gives the row and the bytes its values take as stored; a large one is not kept.
+ */
+export async function cachedRecordRead<Row>(
+  scope: Scope | ScopedTransaction,
+  id: string,
+  load: () => Promise<{ row: Row; bytes: number } | undefined>,
+): Promise<Row | undefined> {
+  const records =
+    'schemaAt' in scope ? null : (cachesOf(scope.project).records as RecordCache<Row> | null);
+  if (!records) return (await load())?.row;
+  const environmentNumber = scope.environment.number;
+  const kept = records.get(environmentNumber, id);
+  if (kept !== undefined) return kept;
+  const generation = records.begin(environmentNumber);
+  const loaded = await load();
+  if (!loaded) return undefined;
+  if (loaded.bytes > MAX_KEPT_RECORD_BYTES) return loaded.row;
+  return records.keep(environmentNumber, id, loaded.row, generation);
 }
 
 /**

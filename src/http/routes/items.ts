@@ -7,6 +7,7 @@ import {
   assertMayOnVersion,
   readableOnly,
   readableRecords,
+  recordGate,
 } from '../../domain/items/access.ts';
 import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
@@ -20,7 +21,6 @@ import { publicationState } from '../../domain/items/publication-state.ts';
 import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
-import { publishedDescendants, unpublishedAncestors } from '../../domain/items/tree-publishing.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
@@ -105,17 +105,17 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   /** The record (or version) the route names, checked against the route's action. */
   const mayOnRecord = (request: FastifyRequest<Params>) =>
     assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
-  const mayOnRecords = (request: FastifyRequest<Params>, ids: string[]) =>
-    assertMayOnItems(actorOf(request), request.scope, actionOf(request), ids);
-  /** The record, and with `recursive=true` the tree records changed along with it (`along` finds them). */
-  const mayOnRecordAndAlong = async (
-    request: FastifyRequest<Params>,
-    along: typeof unpublishedAncestors,
-  ) => {
-    await mayOnRecord(request);
-    if (recursive(request).recursive)
-      await mayOnRecords(request, await along(request.scope.db, request.params.id));
-  };
+  /**
+   * The gate a write calls inside its transaction on the records it changes, as it finds
+   * them there (a role without the action at all was refused before the request was read).
+   */
+  const gateOf = (request: FastifyRequest<Params>) =>
+    recordGate(actorOf(request), actionOf(request));
+  /** Publishing options: `recursive`, and the gate for the record and the tree records changed along with it. */
+  const treeOptions = (request: FastifyRequest<Params>) => ({
+    ...recursive(request),
+    gate: gateOf(request),
+  });
   const mayOnVersion = (request: FastifyRequest<Params>) =>
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
@@ -201,7 +201,6 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id/validate',
     { schema: { body: UpdateItemBody }, config: update },
     async (request, reply) => {
-      await mayOnRecord(request);
       const data = request.body.data;
       await items.updateItem(
         request.scope,
@@ -212,7 +211,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
           attributes: data.attributes ?? {},
           meta: {},
         },
-        { validateOnly: true },
+        { validateOnly: true, gate: gateOf(request) },
       );
       return reply.status(204).send();
     },
@@ -222,14 +221,15 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id',
     { schema: { body: UpdateItemBody }, config: update },
     async (request) => {
-      await mayOnRecord(request);
       const data = request.body.data;
       const itemType = data.relationships?.item_type?.data?.id;
-      const entity = await items.updateItem(request.scope, creatorOf(request), request.params.id, {
-        itemType,
-        attributes: data.attributes ?? {},
-        meta: data.meta ?? {},
-      });
+      const entity = await items.updateItem(
+        request.scope,
+        creatorOf(request),
+        request.params.id,
+        { itemType, attributes: data.attributes ?? {}, meta: data.meta ?? {} },
+        { gate: gateOf(request) },
+      );
       return { data: entity };
     },
   );
@@ -238,8 +238,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id',
     { config: { asyncJob: true, itemAction: 'delete' } },
     async (request, reply) => {
-      await mayOnRecord(request);
-      const entity = await items.destroyItem(request.scope, request.params.id);
+      const entity = await items.destroyItem(request.scope, request.params.id, gateOf(request));
       return sendResult(deps, request, reply, 200, { data: entity });
     },
   );
@@ -264,14 +263,14 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
     async (request) => {
       // Parents published along need the same permission as the record.
-      await mayOnRecordAndAlong(request, unpublishedAncestors);
+      const options = treeOptions(request);
       const selection = request.body?.data.attributes;
       return {
         data: await publishItem(
           request.scope,
           request.params.id,
           selection && contentSelectionOf(selection),
-          recursive(request),
+          options,
         ),
       };
     },
@@ -285,10 +284,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
     async (request) => {
       // Children withdrawn along need the same permission as the record.
-      await mayOnRecordAndAlong(request, publishedDescendants);
+      const options = treeOptions(request);
       const locales = request.body?.data.attributes.content_in_locales;
       return {
-        data: await unpublishItem(request.scope, request.params.id, locales, recursive(request)),
+        data: await unpublishItem(request.scope, request.params.id, locales, options),
       };
     },
   );
@@ -308,8 +307,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       async (request, reply) => {
         const ids = request.body.data.relationships.items.data.map((item) => item.id);
         // Every record is checked before any is changed: one refused refuses the operation.
-        await assertMayOnItems(actorOf(request), request.scope, itemAction, ids);
-        const result = await bulkItems(request.scope, action, ids);
+        const actor = actorOf(request);
+        await assertMayOnItems(actor, request.scope, itemAction, ids);
+        const gate = recordGate(actor, itemAction);
+        const result = await bulkItems(request.scope, action, ids, gate);
         return sendResult(deps, request, reply, 200, result);
       },
     );
@@ -330,8 +331,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       const { attributes, relationships } = request.body.data;
       const ids = relationships.items.data.map((item) => item.id);
-      await assertMayOnItems(actorOf(request), request.scope, 'move_to_stage', ids);
-      const result = await bulkMoveToStage(request.scope, ids, attributes.stage);
+      const actor = actorOf(request);
+      await assertMayOnItems(actor, request.scope, 'move_to_stage', ids, attributes.stage);
+      const gate = recordGate(actor, 'move_to_stage', attributes.stage);
+      const result = await bulkMoveToStage(request.scope, ids, attributes.stage, gate);
       return sendResult(deps, request, reply, 200, result);
     },
   );

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { MAX_RECORDS_PER_BULK } from '../../domain/limits.ts';
 import { ResourceDocument, ToMany, ToOne } from '../jsonapi.ts';
 
 /** Values keyed by api_key: their shapes are the field-type registry's to check. */
@@ -33,7 +34,10 @@ export const BulkItemsBody = Type.Object(
     data: Type.Object(
       {
         type: Type.String(),
-        relationships: Type.Object({ items: ToMany('item') }, { additionalProperties: false }),
+        relationships: Type.Object(
+          { items: ToMany('item', MAX_RECORDS_PER_BULK) },
+          { additionalProperties: false },
+        ),
       },
       { additionalProperties: false },
     ),
@@ -100,7 +104,10 @@ export const BulkMoveToStageBody = Type.Object(
           { stage: Type.String({ minLength: 1 }) },
           { additionalProperties: false },
         ),
-        relationships: Type.Object({ items: ToMany('item') }, { additionalProperties: false }),
+        relationships: Type.Object(
+          { items: ToMany('item', MAX_RECORDS_PER_BULK) },
+          { additionalProperties: false },
+        ),
       },
       { additionalProperties: false },
     ),
