@@ -7,9 +7,10 @@ import { buildClient } from '@datocms/cma-client-node';
 import { openDatabase } from '../src/db/client.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { bootstrapProject } from '../src/domain/bootstrap.ts';
+import { databaseConfig } from '../test/support/databases.ts';
 import { runFieldhouse } from '../test/support/process.ts';
 import { seedRecords, seedSchema } from '../test/support/seed-schema.ts';
-import { benchDatabase, databaseConfig, percentile, printTable, serverEnv } from './support.ts';
+import { benchDatabase, percentile, printTable, serverEnv } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -74,7 +75,7 @@ try {
   const models = Number(values.models);
   const fields = Number(values.fields);
   const records = Number(values.records);
-  const seeding = await openDatabase({ ...databaseConfig(fresh), dbPoolSize: 1 });
+  const seeding = await openDatabase(databaseConfig(fresh));
   await migrateToLatest(seeding.db);
   await bootstrapProject(seeding.db, { adminToken: TOKEN });
   await seedSchema(seeding.db, models, fields);

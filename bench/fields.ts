@@ -8,12 +8,11 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/db/client.ts';
 import { loadScope } from '../src/db/environment-scope.ts';
 import { generateId } from '../src/domain/ids.ts';
-import type { TestDatabase } from '../test/support/databases.ts';
+import { databaseConfig, type TestDatabase } from '../test/support/databases.ts';
 import { runFieldhouse } from '../test/support/process.ts';
 import {
   benchDatabase,
   cpuMs,
-  databaseConfig,
   percentile,
   printTable,
   quietWindowPercentile,
@@ -46,7 +45,7 @@ function start(env: Record<string, string>) {
  * (the embedded database has one owner, so the server is stopped meanwhile).
  */
 async function seed(database: TestDatabase, models: number, fields: number) {
-  const handle = await openDatabase({ ...databaseConfig(database), dbPoolSize: 1 });
+  const handle = await openDatabase(databaseConfig(database));
   const appearance = JSON.stringify({
     editor: 'single_line',
     parameters: { heading: false, placeholder: null },

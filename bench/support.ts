@@ -78,16 +78,6 @@ export function serverEnv(database: TestDatabase): Record<string, string> {
     : { FIELDHOUSE_DATA_DIR: database.dataDir };
 }
 
-/** The same database as `openDatabase` takes it, for seeding while no server runs. */
-export function databaseConfig(database: TestDatabase): {
-  databaseUrl: string | null;
-  dataDir: string;
-} {
-  return database.engine === 'postgres'
-    ? { databaseUrl: database.url, dataDir: '' }
-    : { databaseUrl: null, dataDir: database.dataDir };
-}
-
 /** CPU time (user + system) a process has used so far, from /proc, in ms. */
 export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

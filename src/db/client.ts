@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { type Config, cacheDir } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
 import { analyzeChangedTablesEvery } from './embedded-analyze.ts';
 import { batchedProtocol } from './embedded-protocol.ts';
+import { FoldedBeginDialect } from './folded-begin-dialect.ts';
 import { acquireLockFile } from './lock-file.ts';
 import { queryCounter } from './query-count.ts';
 import type { ProjectDatabase } from './schema.ts';
@@ -46,7 +47,7 @@ export async function openDatabase(
       process.emitWarning(`PostgreSQL connection lost while idle: ${error.message}`);
     });
     const db = new Kysely<ProjectDatabase>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new FoldedBeginDialect(pool),
       log: queryCounter,
     });
     return {
@@ -65,7 +66,7 @@ export async function openDatabase(
     // PGlite is one session: a pool of one connection keeps each transaction whole.
     const pool = new pg.Pool({ ...createPgConfig(batchedProtocol(pglite)), max: 1 });
     const db = new Kysely<ProjectDatabase>({
-      dialect: new PostgresDialect({ pool }),
+      dialect: new FoldedBeginDialect(pool),
       log: queryCounter,
     });
     const stopAnalyze = analyzeChangedTablesEvery(db, ANALYZE_INTERVAL_MS);

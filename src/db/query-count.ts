@@ -1,8 +1,9 @@
 import type { LogEvent } from 'kysely';
 
 /**
- * A count of the statements this process sent to the database (BEGIN and COMMIT
- * included), kept only when FIELDHOUSE_COUNT_QUERIES=1 (or sql): the latency bench reads it per
+ * A count of the round trips this process made to the database (COMMIT included; BEGIN
+ * only when it cannot travel with its transaction's first statement, folded-begin-dialect.ts),
+ * kept only when FIELDHOUSE_COUNT_QUERIES=1 (or sql): the latency bench reads it per
  * request from a response header, to see round trips that timings alone would hide. With
  * FIELDHOUSE_COUNT_QUERIES=sql each statement's text also goes to stderr, one line each,
  * to see which statements a request sent.

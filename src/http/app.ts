@@ -61,8 +61,10 @@ export async function buildApp(
     clientErrorHandler,
     routerOptions: {
       ignoreTrailingSlash: true,
-      // The official client flattens nested query objects as a[b][c]=v.
-      querystringParser: (query) => qs.parse(query, { depth: 5, arrayLimit: 100 }),
+      // The official client flattens nested query objects as a[b][c]=v. A deep filter into
+      // blocks in blocks (filter[fields][f][any][block][g][any][inner][h][matches][pattern])
+      // is 10 levels deep; deeper keys stay one literal key, which the filter refuses.
+      querystringParser: (query) => qs.parse(query, { depth: 12, arrayLimit: 100 }),
     },
     ajv: AJV_OPTIONS,
     // Each route's validators compile on its first request, not all of them at start.

@@ -43,6 +43,18 @@ async function pageModel(extra: Values = {}) {
   return { block, model };
 }
 
+/** Two block models, `outer` holding `inner` blocks in its `items` modular content field. */
+async function blocksInBlocks() {
+  const inner = await buildBlockModel(client);
+  const outer = await buildBlockModel(client);
+  await buildModularContentField(client, {
+    itemTypeId: outer.id,
+    api_key: 'items',
+    blockIds: [inner.id],
+  });
+  return { inner, outer };
+}
+
 type DastNode = { type: string; item?: unknown; children?: DastNode[] };
 
 /** The node at these child indexes of a structured text value's document. */
@@ -213,13 +225,7 @@ describe('blocks in records', () => {
   });
 
   test('blocks in blocks, nested=true recursively', async () => {
-    const inner = await buildBlockModel(client);
-    const outer = await buildBlockModel(client);
-    await buildModularContentField(client, {
-      itemTypeId: outer.id,
-      api_key: 'items',
-      blockIds: [inner.id],
-    });
+    const { inner, outer } = await blocksInBlocks();
     const model = await buildModel(client);
     await buildModularContentField(client, {
       itemTypeId: model.id,
@@ -366,6 +372,56 @@ describe('blocks in records', () => {
     assert.deepEqual(await storedBlocks(created.id), ids);
     assert.deepEqual((await client.items.find(both.id)).sections, ids);
     await client.site.update({ locales: [main] });
+  });
+
+  test('removing a site locale deletes the blocks only that locale held, in the change', async () => {
+    const { inner, outer } = await blocksInBlocks();
+    const model = await buildModel(client, { draft_mode_active: true });
+    await buildModularContentField(client, {
+      itemTypeId: model.id,
+      api_key: 'sections',
+      blockIds: [outer.id],
+      localized: true,
+    });
+    const [main] = (await client.site.find()).locales;
+    assert.ok(main);
+    const other = main === 'it' ? 'de' : 'it';
+    await client.site.update({ locales: [main, other] });
+    const section = (title: string) =>
+      blockInRequest({
+        itemTypeId: outer.id,
+        attributes: {
+          title,
+          items: [blockInRequest({ itemTypeId: inner.id, attributes: { title: `${title} in` } })],
+        },
+      });
+    const record = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      sections: { [main]: [section('M')], [other]: [section('O')] },
+    } as never);
+    await client.items.publish(record.id);
+    const kept = (await storedBlocks(record.id)).length;
+    assert.equal(kept, 4, 'two blocks per locale, one inside the other');
+    const [mainSection] = (record.sections as Record<string, string[]>)[main] ?? [];
+
+    await client.site.update({ locales: [main] });
+    const left = await storedBlocks(record.id);
+    assert.equal(left.length, 2, 'the other locale’s block and the block inside it are gone');
+    assert.ok(mainSection && left.includes(mainSection));
+
+    // The record reads, publishes and duplicates as if it had been saved in one locale.
+    const found = await client.items.rawFind(record.id, { nested: true });
+    const sections = found.data.attributes.sections as Record<string, NestedBlock[]>;
+    assert.deepEqual(Object.keys(sections), [main]);
+    const [only] = sections[main] ?? [];
+    assert.ok(only);
+    assert.equal((only.attributes.items as NestedBlock[])[0]?.attributes.title, 'M in');
+    const published = await client.items.rawFind(record.id, { version: 'published' });
+    assert.deepEqual(Object.keys(published.data.attributes.sections as Values), [main]);
+    await client.items.publish(record.id);
+    const copy = await client.items.duplicate(record.id);
+    assert.equal((await storedBlocks(copy.id)).length, 2);
+    assert.equal((await storedBlocks(record.id)).length, 2);
   });
 
   test('destroying the record removes its blocks; a fork copies them', async () => {

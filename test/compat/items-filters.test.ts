@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
-import { rejectsWithApiError } from '../support/api-errors.ts';
+import { rejectsWithApiError, rejectsWithMessage } from '../support/api-errors.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -277,6 +277,88 @@ describe('filter[fields] through the official client', () => {
       client.items.list({ filter: { type: modelId, only_valid: 'maybe' } }),
       'INVALID_PARAMS',
     );
+  });
+});
+
+// The client writes an array as `OR[][…]`, which the query parser reads as one element:
+// separate elements are given by index, as an object keyed 0, 1, … (`OR[0][…]`, `OR[1][…]`).
+describe('filter[fields] AND / OR combinators', () => {
+  test('OR: one of the filters holds; AND: every one, the same field more than once', async () => {
+    assert.equal(
+      await letters({ OR: { 0: { title: { eq: 'Beta' } }, 1: { views: { lt: 15 } } } }),
+      'AB',
+    );
+    assert.equal(
+      await letters({
+        AND: {
+          0: { title: { matches: { pattern: 'alp' } } },
+          1: { title: { matches: { pattern: 'post' } } },
+        },
+      }),
+      'A',
+    );
+    assert.equal(
+      await letters({
+        AND: {
+          0: { title: { matches: { pattern: 'alp' } } },
+          1: { title: { matches: { pattern: 'beta' } } },
+        },
+      }),
+      '',
+    );
+    assert.equal(await letters({ OR: [{ title: { eq: 'Beta' } }] }), 'B', 'an array of one');
+  });
+
+  test('names beside a combinator hold too; combinators nest; meta fields inside', async () => {
+    const { A, C } = idOf as { A: string; C: string };
+    assert.equal(
+      await letters({
+        slug: { neq: 'gamma' },
+        OR: { 0: { views: { gt: 15 } }, 1: { _status: { eq: 'draft' } } },
+      }),
+      'B',
+    );
+    assert.equal(
+      await letters({
+        OR: {
+          0: { AND: { 0: { views: { gte: 10 } }, 1: { flag: { eq: true } } } },
+          1: { slug: { eq: 'gamma' } },
+        },
+      }),
+      'AC',
+    );
+    assert.equal(await letters({ OR: { 0: { id: { eq: A } }, 1: { id: { eq: C } } } }), 'AC');
+    assert.equal(
+      await letters({ OR: { 0: { views: { exists: false } }, 1: { flag: { eq: true } } } }),
+      'AC',
+    );
+  });
+
+  test('malformed combinators are refused, naming the parameter', async () => {
+    const refused = (fields: Record<string, unknown>, message: RegExp) =>
+      rejectsWithMessage(
+        client.items.list({
+          filter: { type: modelId, fields },
+        } as Parameters<Client['items']['list']>[0]),
+        'INVALID_FILTER_FIELDS_PARAM',
+        message,
+      );
+    await refused({ OR: 'Beta' }, /filter\[fields\]\[OR\] must be a list of filters/);
+    await refused({ AND: { title: { eq: 'Beta' } } }, /filter\[fields\]\[AND\] must be a list/);
+    await refused({ OR: { 0: 'Beta' } }, /filter\[fields\]\[OR\]\[0\] must be a filter/);
+    await refused(
+      { OR: { 0: { title: { eq: 'Beta' } }, 1: { nope: { eq: 'x' } } } },
+      /filter\[fields\]\[OR\]\[1\] names "nope", which is no field of the model/,
+    );
+    await refused(
+      { OR: { 0: { AND: { 0: { views: { gt: 'many' } } } } } },
+      /filter\[fields\]\[OR\]\[0\]\[AND\]\[0\]\[views\]\[gt\] must be a number/,
+    );
+    await refused(
+      { OR: { 0: { title: { matches: { pattern: '(' } } } } },
+      /filter\[fields\]\[OR\]\[0\]\[title\]\[matches\]\[pattern\] is not a valid regular expression/,
+    );
+    await refused({ title: { OR: { 0: { eq: 'Beta' } } } }, /has no operator "OR"/);
   });
 });
 

@@ -84,13 +84,15 @@ describe('record drafts, versions, events and environments', () => {
     });
     assert.deepEqual(destroyed.meta, { successful: 0, failed: 200 });
     const tooMany = ids(201);
+    // Each call starts when its turn comes: a refusal that arrived while an earlier one was
+    // still awaited would be an unhandled rejection, failing the test now and then.
     for (const call of [
-      client.items.bulkPublish({ items: tooMany }),
-      client.items.bulkUnpublish({ items: tooMany }),
-      client.items.bulkDestroy({ items: tooMany }),
-      client.items.bulkMoveToStage({ items: tooMany, stage: 'draft' }),
+      () => client.items.bulkPublish({ items: tooMany }),
+      () => client.items.bulkUnpublish({ items: tooMany }),
+      () => client.items.bulkDestroy({ items: tooMany }),
+      () => client.items.bulkMoveToStage({ items: tooMany, stage: 'draft' }),
     ]) {
-      await assert.rejects(call, (error) => {
+      await assert.rejects(call(), (error) => {
         const found = apiError(error).findError('INVALID_FORMAT');
         assert.match(String(found?.attributes.details.messages), /more than 200 items/);
         return true;

@@ -269,4 +269,77 @@ describe('permissions limited to a stage', () => {
     else await rejectsWithApiError(moving, 'INSUFFICIENT_PERMISSIONS');
     assert.equal((await client.items.find(other.id)).meta.stage, 'in_review');
   });
+
+  test('duplicating judges the stage its transaction finds', async () => {
+    const record = await recordInWorkflow();
+    const duplicator = await clientWith([
+      itemPermission('read'),
+      itemPermission('create'),
+      itemPermission('duplicate', { on_stage: 'drafting' }),
+    ]);
+    await rejectsWithApiError(
+      raceTheLock(
+        server.db,
+        () => duplicator.items.duplicate(record.id),
+        movedInPlace(record.id, 'in_review'),
+      ),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    const copies = await client.items.list({ filter: { type: record.item_type.id } });
+    assert.deepEqual(
+      copies.map((copy) => copy.id),
+      [record.id],
+      'no copy made',
+    );
+  });
+
+  test('restoring a version judges the stage its transaction finds', async () => {
+    const record = await recordInWorkflow();
+    await client.items.update(record.id, {});
+    const editor = await clientWith([
+      itemPermission('read'),
+      itemPermission('update', { on_stage: 'drafting' }),
+    ]);
+    const before = await client.items.find(record.id);
+    await rejectsWithApiError(
+      raceTheLock(
+        server.db,
+        () => editor.itemVersions.restore(record.meta.current_version),
+        movedInPlace(record.id, 'in_review'),
+      ),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    const after = await client.items.find(record.id);
+    assert.equal(after.meta.current_version, before.meta.current_version, 'not restored');
+  });
+
+  test('scheduling, and cancelling a schedule, judge the stage their transaction finds', async () => {
+    const record = await recordInWorkflow();
+    const publisher = await clientWith([
+      itemPermission('read'),
+      itemPermission('publish', { on_stage: 'drafting' }),
+    ]);
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    await rejectsWithApiError(
+      raceTheLock(
+        server.db,
+        () => publisher.scheduledPublication.create(record.id, { publication_scheduled_at: at }),
+        movedInPlace(record.id, 'in_review'),
+      ),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    assert.equal((await client.items.find(record.id)).meta.publication_scheduled_at, null);
+
+    const other = await client.items.create({ item_type: record.item_type });
+    await client.scheduledUnpublishing.create(other.id, { unpublishing_scheduled_at: at });
+    await rejectsWithApiError(
+      raceTheLock(
+        server.db,
+        () => publisher.scheduledUnpublishing.destroy(other.id),
+        movedInPlace(other.id, 'in_review'),
+      ),
+      'INSUFFICIENT_PERMISSIONS',
+    );
+    assert.equal((await client.items.find(other.id)).meta.unpublishing_scheduled_at, at);
+  });
 });

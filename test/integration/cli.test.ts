@@ -8,7 +8,12 @@ import { after, describe, test } from 'node:test';
 import { buildClient } from '@datocms/cma-client-node';
 import { openDatabase } from '../../src/db/client.ts';
 import { loadScope } from '../../src/db/environment-scope.ts';
-import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/databases.ts';
+import {
+  createTestDatabase,
+  databaseConfig,
+  TEST_ENGINE,
+  type TestDatabase,
+} from '../support/databases.ts';
 import {
   type FieldhouseProcess,
   isRunning,
@@ -127,11 +132,7 @@ function slowCreate(url: string, apiKey: string) {
 }
 
 async function itemTypeApiKeys(database: TestDatabase): Promise<string[]> {
-  const handle = await openDatabase({
-    databaseUrl: database.engine === 'postgres' ? database.url : null,
-    dataDir: database.engine === 'embedded' ? database.dataDir : '',
-    dbPoolSize: 1,
-  });
+  const handle = await openDatabase(databaseConfig(database));
   try {
     const rows = await (await loadScope(handle.db)).db
       .selectFrom('item_types')

@@ -5,19 +5,11 @@ import { openDatabase } from '../../src/db/client.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { bootstrapProject } from '../../src/domain/bootstrap.ts';
 import { removeInterruptedForks } from '../../src/domain/environments/recovery.ts';
-import { createTestDatabase, type TestDatabase } from '../support/databases.ts';
+import { createTestDatabase, databaseConfig, type TestDatabase } from '../support/databases.ts';
 import { runFieldhouse } from '../support/process.ts';
 import { seedRecords, seedSchema } from '../support/seed-schema.ts';
 
 const TOKEN = 'fieldhouse-env-crash-admin-token';
-
-function connection(database: TestDatabase) {
-  return {
-    databaseUrl: database.engine === 'postgres' ? database.url : null,
-    dataDir: database.engine === 'embedded' ? database.dataDir : '',
-    dbPoolSize: 1,
-  };
-}
 
 function serve(database: TestDatabase) {
   return runFieldhouse(['serve'], {
@@ -36,7 +28,7 @@ function serve(database: TestDatabase) {
 async function seededDatabase(seed: { records?: number } = {}): Promise<TestDatabase> {
   const database = await createTestDatabase();
   try {
-    const seeding = await openDatabase(connection(database));
+    const seeding = await openDatabase(databaseConfig(database));
     try {
       await migrateToLatest(seeding.db);
       await bootstrapProject(seeding.db, { adminToken: TOKEN });
@@ -90,7 +82,7 @@ test('a fork killed with SIGKILL leaves no half environment: removed at restart,
     } finally {
       await second.stop();
     }
-    const check = await openDatabase(connection(database));
+    const check = await openDatabase(databaseConfig(database));
     try {
       const { rows } = await sql<{ count: number }>`
         SELECT count(*)::int AS count FROM information_schema.schemata
@@ -126,7 +118,7 @@ test('a process starting while a fork copies leaves the fork alone', async () =>
         // Another process's start-up recovery, run over and over until the copy is done:
         // the fork holds its lock from the transaction that registered it, so it is never
         // taken for an interrupted one.
-        const other = await openDatabase(connection(database));
+        const other = await openDatabase(databaseConfig(database));
         try {
           const logged: string[] = [];
           let runsWhileCopying = 0;

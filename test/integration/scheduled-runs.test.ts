@@ -3,7 +3,12 @@ import { test } from 'node:test';
 import { buildClient, type Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/client.ts';
-import { createTestDatabase, TEST_ENGINE, type TestDatabase } from '../support/databases.ts';
+import {
+  createTestDatabase,
+  databaseConfig,
+  TEST_ENGINE,
+  type TestDatabase,
+} from '../support/databases.ts';
 import { buildField, buildModel } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 
@@ -59,11 +64,7 @@ async function waitForPublished(client: Client, ids: string[]): Promise<void> {
 
 /** Publish events recorded per record, read from the database once the processes stopped. */
 async function publishEvents(database: TestDatabase, ids: string[]): Promise<number[]> {
-  const handle = await openDatabase({
-    databaseUrl: database.engine === 'postgres' ? database.url : null,
-    dataDir: database.engine === 'embedded' ? database.dataDir : '',
-    dbPoolSize: 1,
-  });
+  const handle = await openDatabase(databaseConfig(database));
   try {
     const { rows } = await sql<{ entity_id: string; count: number }>`
       SELECT entity_id, count(*)::int AS count FROM events

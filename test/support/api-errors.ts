@@ -23,6 +23,20 @@ export async function rejectsWithApiError(
   });
 }
 
+/** Asserts the call fails with an api_error of this code whose first message matches. */
+export async function rejectsWithMessage(
+  call: Promise<unknown>,
+  code: string,
+  message: RegExp,
+): Promise<void> {
+  await assert.rejects(call, (error) => {
+    const [entry] = apiError(error).errors;
+    assert.equal(entry?.attributes.code, code);
+    assert.match(String(entry?.attributes.details.message), message);
+    return true;
+  });
+}
+
 /** The error codes of a raw error response document. */
 export function errorCodesOf(body: unknown): string[] {
   return (body as { data: { attributes: { code: string } }[] }).data.map((e) => e.attributes.code);

@@ -84,3 +84,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     },
   };
 }
+
+/** The database settings `openDatabase` takes to reach a test database. */
+export function databaseConfig(database: TestDatabase, dbPoolSize = 1) {
+  return {
+    databaseUrl: database.engine === 'postgres' ? database.url : null,
+    dataDir: database.engine === 'embedded' ? database.dataDir : '',
+    dbPoolSize,
+  };
+}

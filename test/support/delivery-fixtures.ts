@@ -4,7 +4,7 @@ import { type Db, openDatabase } from '../../src/db/client.ts';
 import { type DeliveryWorkerOptions, startDeliveryWorker } from '../../src/delivery/worker.ts';
 import { bootstrapProject } from '../../src/domain/bootstrap.ts';
 import { WEBHOOK_CALLS_CHANNEL } from '../../src/events/channel.ts';
-import { createTestDatabase } from './databases.ts';
+import { createTestDatabase, databaseConfig } from './databases.ts';
 
 export const LOOPBACK = ['127.0.0.0/8', '::1'];
 
@@ -15,9 +15,7 @@ export async function openWorkerDatabase(overrides: Partial<Config> = {}) {
   const database = await createTestDatabase();
   const config: Config = {
     ...loadConfig({}),
-    databaseUrl: database.engine === 'postgres' ? database.url : null,
-    dataDir: database.engine === 'embedded' ? database.dataDir : '',
-    dbPoolSize: 5,
+    ...databaseConfig(database, 5),
     webhookAllow: LOOPBACK,
     webhookRetrySchedule: [1, 1],
     ...overrides,

@@ -42,8 +42,8 @@ export async function tokenWithFlags(db: Db, flags: RoleFlag[]): Promise<string>
 
 /**
  * One item-type permission entry: `action` on every model (or `item_type`) of
- * `environment`, optionally only on records on a workflow stage (`on_stage`) or, for
- * moves, only towards one (`to_stage`).
+ * `environment`, optionally only on records on a workflow stage (`on_stage`), for moves
+ * only towards one (`to_stage`), or only on some content (`localization_scope`, `locale`).
  */
 export function itemPermission(
   action: string,
@@ -53,9 +53,11 @@ export function itemPermission(
     on_creator?: string;
     on_stage?: string;
     to_stage?: string;
+    localization_scope?: 'all' | 'localized' | 'not_localized';
+    locale?: string;
   } = {},
 ): Record<string, unknown> {
-  const { on_stage, to_stage } = options;
+  const { on_stage, to_stage, locale } = options;
   return {
     action,
     environment: options.environment ?? 'main',
@@ -64,7 +66,8 @@ export function itemPermission(
     on_creator: options.on_creator ?? 'anyone',
     ...(action === 'read' || action === 'delete' || action === 'duplicate'
       ? {}
-      : { localization_scope: 'all' }),
+      : { localization_scope: options.localization_scope ?? 'all' }),
+    ...(locale === undefined ? {} : { locale }),
     ...(on_stage === undefined ? {} : { on_stage }),
     ...(to_stage === undefined ? {} : { to_stage }),
   };

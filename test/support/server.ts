@@ -3,7 +3,7 @@ import { buildClient, type Client } from '@datocms/cma-client-node';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Db } from '../../src/db/client.ts';
 import { type RunningServer, startServer } from '../../src/server.ts';
-import { createTestDatabase, type TestDatabase } from './databases.ts';
+import { createTestDatabase, databaseConfig, type TestDatabase } from './databases.ts';
 
 export const ADMIN_TOKEN = 'fieldhouse-test-admin-token';
 
@@ -53,9 +53,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     port: 0,
     logLevel: 'silent',
     adminToken: ADMIN_TOKEN,
-    databaseUrl: database.engine === 'postgres' ? database.url : null,
-    dataDir: database.engine === 'embedded' ? database.dataDir : '',
-    dbPoolSize: 5,
+    ...databaseConfig(database, 5),
     ...overrides,
   };
   let server: RunningServer;

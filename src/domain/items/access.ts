@@ -10,8 +10,9 @@ import { findItemType } from '../item-types/repo.ts';
  * The one place record access is decided: the role's item-type permissions (spec 09 §3,
  * the client's `Role` type), effective = positive − negative, each entry scoped to one
  * environment (by id) and optionally to one model or workflow, to records by creator, to
- * records currently on a workflow stage (`on_stage`) and, for stage moves, to moves towards
- * a stage (`to_stage`). Routes call these before the record service (or hand the service a
+ * records currently on a workflow stage (`on_stage`), for stage moves to moves towards a
+ * stage (`to_stage`) and, for updates, to the content an entry's `localization_scope` (and
+ * `locale`) names. Routes call these before the record service (or hand the service a
  * gate it calls inside its transaction); a refusal is 403 INSUFFICIENT_PERMISSIONS and
  * changes nothing.
  */
@@ -37,6 +38,7 @@ type Entry = Partial<
     | 'workflow'
     | 'on_creator'
     | 'localization_scope'
+    | 'locale'
     | 'on_stage'
     | 'to_stage',
     unknown
@@ -57,20 +59,60 @@ type RecordRef = {
 /** What is asked: an action, and for a stage move the stage it goes to (absent: any). */
 type Intent = { action: ItemAction; toStage?: string };
 
-/** Which records one entry reaches: by creator, and only those on `stage` unless null. */
-type Reach = { creator: CreatorReach; stage: string | null };
+/**
+ * Which content of a record an entry concerns (`localization_scope`, `locale`): all of it,
+ * the values of its non-localized fields, or those of its localized fields (in one
+ * locale, or in every one when `locale` is null).
+ */
+type ContentReach =
+  | { scope: 'all' }
+  | { scope: 'not_localized' }
+  | { scope: 'localized'; locale: string | null };
+
+/**
+ * One value a write changes: a field's value (`locale` null) or a localized field's value
+ * in one locale. A record's placement (`parent_id`, `position`) counts as a non-localized
+ * value.
+ */
+export type ContentPart = { field: string; locale: string | null };
+
+/**
+ * Which records one entry reaches: by creator, only those on `stage` unless null, and
+ * which of their content.
+ */
+type Reach = { creator: CreatorReach; stage: string | null; content: ContentReach };
 
 /** The reaches of the entries that grant (allow) and take away (deny) an action. */
 type Grant = { allow: readonly Reach[]; deny: readonly Reach[] };
 
+const ALL_CONTENT: ContentReach = { scope: 'all' };
+
+/** The content an entry concerns; an `all` entry's scope is always `all` (the client's Role type). */
+function contentOf(entry: Entry): ContentReach {
+  if (entry.action === 'all') return ALL_CONTENT;
+  if (entry.localization_scope === 'not_localized') return { scope: 'not_localized' };
+  if (entry.localization_scope === 'localized')
+    return { scope: 'localized', locale: typeof entry.locale === 'string' ? entry.locale : null };
+  return ALL_CONTENT;
+}
+
 /**
- * Per-locale scopes are not evaluated per value: a positive entry carrying one grants
- * nothing for a whole record, a negative one takes the whole action away — the safe side
- * on both.
+ * The actions judged per value changed. Elsewhere (create, publish) an entry limited to
+ * some content is not evaluated per value: a positive one grants nothing, a negative one
+ * takes the whole action away — the safe side on both.
  */
-function localeNarrowed(entry: Entry): boolean {
-  const scope = entry.localization_scope ?? null;
-  return scope !== null && scope !== 'all';
+const JUDGED_PER_VALUE: ReadonlySet<ItemAction> = new Set(['update']);
+
+/** Whether an entry concerns only part of a record's content. */
+function contentNarrowed(entry: Entry): boolean {
+  return contentOf(entry).scope !== 'all';
+}
+
+/** Whether a reach takes in this value. */
+function covers(content: ContentReach, part: ContentPart): boolean {
+  if (content.scope === 'all') return true;
+  if (content.scope === 'not_localized') return part.locale === null;
+  return part.locale !== null && (content.locale === null || content.locale === part.locale);
 }
 
 /** An entry's `on_stage` or `to_stage`, null when it has none. */
@@ -102,11 +144,12 @@ function reachOf(
     if (intent.toStage !== undefined && intent.toStage !== toStage) return null;
   }
   const stage = stageOf(entry, 'on_stage');
+  const content = JUDGED_PER_VALUE.has(action) ? contentOf(entry) : ALL_CONTENT;
   // `create` has no creator and no stage: the record does not exist yet.
-  if (action === 'create') return stage === null ? { creator: 'anyone', stage } : null;
+  if (action === 'create') return stage === null ? { creator: 'anyone', stage, content } : null;
   const creator =
     entry.on_creator === 'self' || entry.on_creator === 'role' ? entry.on_creator : 'anyone';
-  return { creator, stage };
+  return { creator, stage, content };
 }
 
 /** The grant for one model, or (model null) for some model of the environment. */
@@ -118,13 +161,15 @@ function grantOf(
 ): Grant {
   const reaches = (entries: readonly unknown[], positive: boolean) => {
     const found: Reach[] = [];
+    const judged = JUDGED_PER_VALUE.has(intent.action);
     for (const entry of entries as Entry[]) {
-      if (positive && localeNarrowed(entry)) continue;
+      if (positive && !judged && contentNarrowed(entry)) continue;
       // A model-less question (may the role do this at all?) ignores narrower negatives.
       const narrower =
         (entry.item_type ?? entry.workflow ?? null) !== null ||
         stageOf(entry, 'on_stage') !== null ||
-        stageOf(entry, 'to_stage') !== null;
+        stageOf(entry, 'to_stage') !== null ||
+        (judged && contentNarrowed(entry));
       if (!positive && model === null && narrower) continue;
       const reach = reachOf(entry, intent, environmentId, model);
       if (reach !== null) found.push(reach);
@@ -151,9 +196,19 @@ function reaches(
   );
 }
 
-/** Reaches every record: any creator, any stage. */
+/** Reaches every record whole: any creator, any stage, all content. */
 const everyRecord = (list: readonly Reach[]) =>
-  list.some((reach) => reach.creator === 'anyone' && reach.stage === null);
+  list.some(
+    (reach) => reach.creator === 'anyone' && reach.stage === null && reach.content.scope === 'all',
+  );
+
+/** The reaches that take in the whole of a record's content. */
+const wholeContent = (list: readonly Reach[]) =>
+  list.filter((reach) => reach.content.scope === 'all');
+
+/** The reaches that take in one value. */
+const covering = (list: readonly Reach[], part: ContentPart) =>
+  list.filter((reach) => covers(reach.content, part));
 
 /** Needs the ids of the role's tokens to decide. */
 const needsRoleTokens = ({ allow, deny }: Grant) =>
@@ -187,7 +242,7 @@ function grantsEverything(actor: Actor, environmentId: string, action: ItemActio
   const wide = (actor.itemTypePermissions.positive as Entry[]).some(
     (entry) =>
       applies(entry) &&
-      !localeNarrowed(entry) &&
+      !contentNarrowed(entry) &&
       (entry.item_type ?? null) === null &&
       (entry.workflow ?? null) === null &&
       stageOf(entry, 'to_stage') === null &&
@@ -245,19 +300,26 @@ async function modelsById(scope: Scope, ids: readonly string[]): Promise<Map<str
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The ids of the records the role may not do the intent on. */
-async function refusedOf(
+/** A record with what deciding on it needs: the role's grant on its model, and how it is reached. */
+type Judged = {
+  record: RecordRef;
+  grant: Grant;
+  reached: { isSelf: boolean; isRole: boolean; stage: string | null };
+};
+
+/** The grant on each record's model and the record's relation to the caller (records of no model are left out). */
+async function judge(
   actor: Actor,
   scope: Scope,
   intent: Intent,
   records: readonly RecordRef[],
-): Promise<string[]> {
+): Promise<Judged[]> {
   const models = await modelsById(
     scope,
     records.map((record) => record.item_type_id),
   );
   let roleTokens: Set<string> | undefined;
-  const refused: string[] = [];
+  const judged: Judged[] = [];
   for (const record of records) {
     const model = models.get(record.item_type_id);
     if (!model) continue;
@@ -269,9 +331,28 @@ async function refusedOf(
       isRole: record.creator_id !== null && (roleTokens?.has(record.creator_id) ?? false),
       stage: record.stage,
     };
-    if (!reaches(grant.allow, reached) || reaches(grant.deny, reached)) refused.push(record.id);
+    judged.push({ record, grant, reached });
   }
-  return refused;
+  return judged;
+}
+
+/**
+ * The ids of the records the role may not do the intent on. An entry limited to some
+ * content grants the action on the record (which values it may change is judged per
+ * value, assertMayChangeContent) and takes none of it away.
+ */
+async function refusedOf(
+  actor: Actor,
+  scope: Scope,
+  intent: Intent,
+  records: readonly RecordRef[],
+): Promise<string[]> {
+  return (await judge(actor, scope, intent, records))
+    .filter(
+      ({ grant, reached }) =>
+        !reaches(grant.allow, reached) || reaches(wholeContent(grant.deny), reached),
+    )
+    .map(({ record }) => record.id);
 }
 
 /** Refuses, naming them, unless the role may do the intent on every one of `records`. */
@@ -351,13 +432,74 @@ export async function assertMayOnItems(
 
 /**
  * Decides whether the caller may change these records, inside the write's transaction
- * (`scope` is then the transaction's): what it judges is what the write changes.
+ * (`scope` is then the transaction's): what it judges is what the write changes. Given
+ * `changes` (the values the write changes in the one record named, computed only when
+ * the role's entries are limited to some content), it judges each of them instead.
  */
-export type RecordGate = (scope: Scope, ids: readonly string[]) => Promise<void>;
+export type RecordGate = (
+  scope: Scope,
+  ids: readonly string[],
+  changes?: () => readonly ContentPart[],
+) => Promise<void>;
 
 /** The gate of `action` (a stage move: towards `toStage`) for this caller. */
 export function recordGate(actor: Actor, action: ItemAction, toStage?: string): RecordGate {
-  return (scope, ids) => assertMayOnItems(actor, scope, action, ids, toStage);
+  return async (scope, ids, changes) => {
+    if (changes === undefined) return assertMayOnItems(actor, scope, action, ids, toStage);
+    const [id] = ids;
+    if (id !== undefined && judgesContent(actor, scope.environment.id, action))
+      await assertMayChangeContent(actor, scope, action, id, changes());
+  };
+}
+
+/** Whether some entry of the role on `action` is limited to part of a record's content. */
+function judgesContent(actor: Actor, environmentId: string, action: ItemAction): boolean {
+  if (!JUDGED_PER_VALUE.has(action)) return false;
+  const { positive, negative } = actor.itemTypePermissions;
+  return ([...positive, ...negative] as Entry[]).some(
+    (entry) =>
+      (entry.action === 'all' || entry.action === action) &&
+      entry.environment === environmentId &&
+      contentNarrowed(entry),
+  );
+}
+
+/** How a refused value is named: `title`, `title (it)`. */
+const partName = ({ field, locale }: ContentPart) =>
+  locale === null ? field : `${field} (${locale})`;
+
+/**
+ * Refuses, naming them, unless the role may change each of these values of the record:
+ * some entry reaching the record takes in the value (its content scope), and no negative
+ * one reaching it does.
+ */
+async function assertMayChangeContent(
+  actor: Actor,
+  scope: Scope,
+  action: ItemAction,
+  id: string,
+  parts: readonly ContentPart[],
+): Promise<void> {
+  if (parts.length === 0) return;
+  const record = await scope.db
+    .selectFrom('items')
+    .select(['id', 'item_type_id', 'creator_id', 'stage'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  const [judged] = await judge(actor, scope, { action }, record ? [record] : []);
+  if (!judged) return;
+  const { grant, reached } = judged;
+  const refused = parts.filter(
+    (part) =>
+      !reaches(covering(grant.allow, part), reached) ||
+      reaches(covering(grant.deny, part), reached),
+  );
+  if (refused.length > 0)
+    throw new DomainError(
+      'INSUFFICIENT_PERMISSIONS',
+      `The token's role has no "${action}" permission on these values of record ${id}: ${refused.map(partName).join(', ')}`,
+      { refused: refused.map(({ field, locale }) => ({ field, locale })) },
+    );
 }
 
 /** As assertMayOnItems, for the record a version belongs to. */

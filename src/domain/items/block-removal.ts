@@ -10,21 +10,41 @@ import { loadBlockSchema } from './block-schema.ts';
 import { fieldsOfModels, type ItemField } from './model-fields.ts';
 
 // Schema changes that remove blocks: a destroyed field holding blocks, a destroyed block
-// model. Blocks inside removed blocks go too; versions and published values keep their
-// snapshots.
+// model, a locale a localized field no longer keeps (unlocalized, or dropped from the site).
+// Blocks inside removed blocks go too; versions and published values keep their snapshots
+// (they hold their blocks inline, never by a row of `blocks`).
+
+type HoldingField = { id: string; item_type_id: string; field_type: string; localized: boolean };
+
+/**
+ * The ids of the stored blocks a field's value names (a stored value names blocks by id),
+ * leaving out those of the locales in `keepLocales` when given (localized fields).
+ */
+export function blockIdsHeld(
+  field: HoldingField,
+  value: unknown,
+  keepLocales?: readonly string[],
+): string[] {
+  if (!holdsBlocks(field)) return [];
+  const holding: BlockHoldingField = { ...field, api_key: field.id };
+  return blockRefsOf(holding, value)
+    .filter(
+      ({ ref, place }) => typeof ref === 'string' && !keepLocales?.includes(place[0] as string),
+    )
+    .map(({ ref }) => ref as string);
+}
 
 /**
  * Deletes the blocks a field's values hold, in every record (or block) of its model, and the
- * blocks inside them: run before a field holding blocks is destroyed, or (with `keepLocale`)
+ * blocks inside them: run before a field holding blocks is destroyed, or (with `keepLocales`)
  * before a localized one keeps only its main locale's value.
  */
 export async function deleteBlocksHeldBy(
   trx: EnvTrx,
-  field: { id: string; item_type_id: string; field_type: string; localized: boolean },
-  keepLocale?: string,
+  field: HoldingField,
+  keepLocales?: readonly string[],
 ): Promise<void> {
   if (!holdsBlocks(field)) return;
-  const holding: BlockHoldingField = { ...field, api_key: field.id };
   const [records, blocks] = await Promise.all([
     trx
       .selectFrom('items')
@@ -38,9 +58,7 @@ export async function deleteBlocksHeldBy(
       .execute(),
   ]);
   const ids = [...records, ...blocks].flatMap((row) =>
-    blockRefsOf(holding, row.item_values[field.id])
-      .filter(({ ref, place }) => typeof ref === 'string' && place[0] !== keepLocale)
-      .map(({ ref }) => ref as string),
+    blockIdsHeld(field, row.item_values[field.id], keepLocales),
   );
   await deleteBlocksAndInner(trx, ids);
 }
@@ -54,7 +72,7 @@ function refIdsIn(holders: readonly BlockHoldingField[], values: Record<string, 
 }
 
 /** Deletes these blocks and, level by level, the blocks inside them; answers what went. */
-async function deleteBlocksAndInner(trx: EnvTrx, first: string[]): Promise<BlockRow[]> {
+export async function deleteBlocksAndInner(trx: EnvTrx, first: string[]): Promise<BlockRow[]> {
   const deleted: BlockRow[] = [];
   const schema = first.length > 0 ? await loadBlockSchema(trx) : new Map();
   let ids = first;

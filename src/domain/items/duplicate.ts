@@ -1,9 +1,9 @@
-import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { NotFound } from '../errors.ts';
 import { findItemType } from '../item-types/service.ts';
-import { fieldsOfModel, type ItemField } from './model-fields.ts';
-import { createItem, findItem, findRow } from './service.ts';
+import type { RecordGate } from './access.ts';
+import type { ItemField } from './model-fields.ts';
+import { createInTransaction, findItem, findRecordOrFail } from './service.ts';
 import { valueTaken } from './values.ts';
 
 /** How a copy of a unique value is told apart: the n-th copy of it. */
@@ -85,30 +85,38 @@ function freshBlocks(value: unknown): unknown {
  * original's current values, made exactly as a create makes it — validated, a draft or
  * published per the model's draft mode, at the end of its siblings, with new blocks of
  * the same content, with its `create` event. A singleton's record cannot be duplicated
- * (ITEM_TYPE_IS_SINGLETON).
+ * (ITEM_TYPE_IS_SINGLETON). The original is read, and `gate` judges the caller's
+ * permission on it, in the create's transaction under the environment's lock: what is
+ * judged and copied is the original as it is when the copy is made.
  */
 export async function duplicateItem(
   scope: Scope,
   creatorId: string | null,
   id: string,
+  gate?: RecordGate,
 ): Promise<{ data: Resource; included: Resource[] }> {
-  const original = await findRow(scope.db, id);
-  if (!original) throw new NotFound('Item', id);
-  const nested = await findItem(scope, id, { nested: true });
-  const fields = await fieldsOfModel(scope.db, original.item_type_id);
-  const attributes: Record<string, unknown> = {};
-  for (const field of fields)
-    attributes[field.api_key] = await copiedValue(
-      scope,
-      original.item_type_id,
-      field,
-      freshBlocks(nested.attributes[field.api_key] ?? null),
-    );
-  if (original.parent_id !== null) attributes.parent_id = original.parent_id;
-  const data = await createItem(scope, creatorId, {
-    itemType: original.item_type_id,
-    attributes,
-    meta: {},
-  });
-  return { data, included: [await findItemType(scope, original.item_type_id)] };
+  return inEnvironmentTransaction(
+    scope,
+    async (tx) => {
+      const { row: original, context } = await findRecordOrFail(tx, id);
+      await gate?.(tx, [id]);
+      const nested = await findItem(tx, id, { nested: true });
+      const attributes: Record<string, unknown> = {};
+      for (const field of context.fields)
+        attributes[field.api_key] = await copiedValue(
+          tx,
+          original.item_type_id,
+          field,
+          freshBlocks(nested.attributes[field.api_key] ?? null),
+        );
+      if (original.parent_id !== null) attributes.parent_id = original.parent_id;
+      const data = await createInTransaction(tx, creatorId, {
+        itemType: original.item_type_id,
+        attributes,
+        meta: {},
+      });
+      return { data, included: [await findItemType(tx, original.item_type_id)] };
+    },
+    RECORD_CHANGE,
+  );
 }

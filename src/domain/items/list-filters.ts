@@ -1,272 +1,43 @@
-import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
-import { isIsoDate, isIsoDateTime } from '../fields/field-types/iso-dates.ts';
 import type { FieldType } from '../fields/field-types/types.ts';
-import { fieldsOfModel, fieldsOfModels, type ItemField } from './model-fields.ts';
+import { fieldFilter, type ValuesReading } from './deep-filters.ts';
+import { combinedConditions } from './filter-combinators.ts';
+import {
+  badFilter,
+  bool,
+  type Condition,
+  dateTimeOperators,
+  fieldConditions,
+  ID_OPERATORS,
+  inList,
+  isObject,
+  list,
+  not,
+  number,
+  type Operand,
+  type Operator,
+  type Operators,
+  ordered,
+  structuredText,
+  text,
+  valuesOperand,
+} from './filter-operators.ts';
+import {
+  type FilterField,
+  fieldsOfModels,
+  filterFieldsOfModel,
+  type ItemField,
+} from './model-fields.ts';
 
 /**
  * `filter[fields]`, `filter[query]` and `filter[only_valid]` of `GET /items` as SQL over
- * the jsonb values (keyed by field id; a localized value is `{locale: value}`). Operators
- * per field type are those of the client's ItemInstancesHrefSchema (the GraphQL
- * filters' names in snake_case); every argument is checked here and sent as a
- * parameter, never spliced into the statement.
+ * the records' jsonb values, with the operators of filter-operators.ts, on the meta fields
+ * and on the fields of the one model `filter[type]` names (reaching into blocks with
+ * deep-filters.ts).
  */
-
-type Condition = RawBuilder<SqlBool>;
-/** The values a filter reads: the current or the published ones. */
-export type ValuesColumn = 'item_values' | 'published_values';
-
-function badFilter(message: string): DomainError {
-  return new DomainError('INVALID_FILTER_FIELDS_PARAM', message);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-// ── Arguments: query strings carry text; each operator reads its argument's type. ──
-
-function text(arg: unknown, what: string): string {
-  if (typeof arg !== 'string') throw badFilter(`${what} must be a string`);
-  return arg;
-}
-
-function bool(arg: unknown, what: string): boolean {
-  if (arg === true || arg === 'true') return true;
-  if (arg === false || arg === 'false') return false;
-  throw badFilter(`${what} must be true or false`);
-}
-
-function number(arg: unknown, what: string): number {
-  const value = typeof arg === 'number' ? arg : typeof arg === 'string' ? Number(arg) : Number.NaN;
-  if ((typeof arg === 'string' && arg.trim() === '') || !Number.isFinite(value))
-    throw badFilter(`${what} must be a number`);
-  return value;
-}
-
-/** A list: an array, or one comma-separated string. */
-function list(arg: unknown, what: string): string[] {
-  const items = typeof arg === 'string' ? arg.split(',') : arg;
-  if (!Array.isArray(items) || items.some((item) => typeof item !== 'string'))
-    throw badFilter(`${what} must be a list of strings`);
-  return (items as string[]).map((item) => item.trim()).filter((item) => item !== '');
-}
-
-function date(arg: unknown, what: string): string {
-  if (!isIsoDate(arg)) throw badFilter(`${what} must be a date formatted YYYY-MM-DD`);
-  return arg;
-}
-
-/** A date-time truncated to its minute, as DatoCMS compares them. */
-function minute(arg: unknown, what: string): Date {
-  if (!isIsoDateTime(arg)) throw badFilter(`${what} must be an ISO 8601 date-time`);
-  const at = new Date(arg);
-  if (Number.isNaN(at.getTime())) throw badFilter(`${what} must be an ISO 8601 date-time`);
-  return new Date(at.getTime() - (at.getTime() % 60_000));
-}
-
-// ── Operands ──
-
-/** A value as the operators see it: its jsonb and its text. */
-type Operand = { json: RawBuilder<unknown>; text: RawBuilder<unknown> };
-
-function jsonOperand(column: ValuesColumn, path: readonly string[]): Operand {
-  return {
-    json: sql`(${sql.ref(column)} #> ${path})`,
-    text: sql`(${sql.ref(column)} #>> ${path})`,
-  };
-}
-
-function present(json: RawBuilder<unknown>): Condition {
-  return sql<SqlBool>`(coalesce(${json}, 'null'::jsonb) <> 'null'::jsonb)`;
-}
-
-function not(condition: Condition): Condition {
-  return sql<SqlBool>`(not coalesce(${condition}, false))`;
-}
-
-function inList(expression: RawBuilder<unknown>, values: string[]): Condition {
-  return values.length === 0
-    ? sql<SqlBool>`false`
-    : sql<SqlBool>`(${expression} in (${sql.join(values)}))`;
-}
-
-const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** `matches`: a regular expression (or, with `regexp: false`, a literal), case-insensitive unless asked. */
-function matches(expression: RawBuilder<unknown>, arg: unknown, what: string): Condition {
-  if (!isObject(arg)) throw badFilter(`${what} must be { pattern, case_sensitive?, regexp? }`);
-  const pattern = text(arg.pattern, `${what}[pattern]`);
-  const caseSensitive =
-    arg.case_sensitive === undefined ? false : bool(arg.case_sensitive, `${what}[case_sensitive]`);
-  const regexp = arg.regexp === undefined ? true : bool(arg.regexp, `${what}[regexp]`);
-  const source = regexp ? pattern : escapeRegex(pattern);
-  return caseSensitive
-    ? sql<SqlBool>`(${expression} ~ ${source})`
-    : sql<SqlBool>`(${expression} ~* ${source})`;
-}
-
-type Operator = (operand: Operand, arg: unknown, what: string) => Condition;
-type Operators = Readonly<Record<string, Operator>>;
-
-const EXISTS: Operators = {
-  exists: (v, arg, what) => (bool(arg, what) ? present(v.json) : not(present(v.json))),
-};
-
-/** eq/neq/gt/lt/gte/lte on a cast of the text; `parse` checks and converts the argument. */
-function ordered(cast: 'numeric' | 'date', parse: (arg: unknown, what: string) => unknown) {
-  const typed = (v: Operand) => sql`(${v.text})::${sql.raw(cast)}`;
-  const compare =
-    (op: string): Operator =>
-    (v, arg, what) =>
-      sql<SqlBool>`(${typed(v)} ${sql.raw(op)} ${parse(arg, what)}::${sql.raw(cast)})`;
-  return {
-    ...EXISTS,
-    eq: compare('='),
-    neq: (v, arg, what) => not(compare('=')(v, arg, what)),
-    gt: compare('>'),
-    lt: compare('<'),
-    gte: compare('>='),
-    lte: compare('<='),
-  } satisfies Operators;
-}
-
-/** Date-time operators: the argument is truncated to its minute; eq means within that minute. */
-function dateTimeOperators(typed: (v: Operand) => RawBuilder<unknown>): Operators {
-  const compare =
-    (op: string): Operator =>
-    (v, arg, what) =>
-      sql<SqlBool>`(${typed(v)} ${sql.raw(op)} ${minute(arg, what).toISOString()}::timestamptz)`;
-  const within: Operator = (v, arg, what) => {
-    const start = minute(arg, what);
-    const end = new Date(start.getTime() + 60_000);
-    return sql<SqlBool>`(${typed(v)} >= ${start.toISOString()}::timestamptz and ${typed(v)} < ${end.toISOString()}::timestamptz)`;
-  };
-  return {
-    eq: within,
-    neq: (v, arg, what) => not(within(v, arg, what)),
-    gt: compare('>'),
-    lt: compare('<'),
-    gte: compare('>='),
-    lte: compare('<='),
-  };
-}
-
-const EQUALITY: Operators = {
-  eq: (v, arg, what) => sql<SqlBool>`(${v.text} = ${text(arg, what)})`,
-  neq: (v, arg, what) => not(sql<SqlBool>`(${v.text} = ${text(arg, what)})`),
-  in: (v, arg, what) => inList(v.text, list(arg, what)),
-  not_in: (v, arg, what) => not(inList(v.text, list(arg, what))),
-};
-
-const MATCHING: Operators = {
-  matches: (v, arg, what) => matches(v.text, arg, what),
-  not_matches: (v, arg, what) => not(matches(v.text, arg, what)),
-  is_blank: (v, arg, what) =>
-    bool(arg, what)
-      ? sql<SqlBool>`(coalesce(${v.text}, '') = '')`
-      : sql<SqlBool>`(coalesce(${v.text}, '') <> '')`,
-  is_present: (v, arg, what) =>
-    bool(arg, what)
-      ? sql<SqlBool>`(coalesce(${v.text}, '') <> '')`
-      : sql<SqlBool>`(coalesce(${v.text}, '') = '')`,
-  ...EXISTS,
-};
-
-/** Operators on a set of ids held as a jsonb array of strings. */
-function idSet(ids: (v: Operand) => RawBuilder<unknown>): Operators {
-  const array = (values: string[]) => sql`array[${sql.join(values)}]::text[]`;
-  const anyIn: Operator = (v, arg, what) => {
-    const values = list(arg, what);
-    return values.length === 0
-      ? sql<SqlBool>`false`
-      : sql<SqlBool>`(${ids(v)} ?| ${array(values)})`;
-  };
-  return {
-    eq: (v, arg, what) => sql<SqlBool>`(${ids(v)} = ${JSON.stringify(list(arg, what))}::jsonb)`,
-    any_in: anyIn,
-    all_in: (v, arg, what) => {
-      const values = list(arg, what);
-      return values.length === 0
-        ? sql<SqlBool>`true`
-        : sql<SqlBool>`(${ids(v)} ?& ${array(values)})`;
-    },
-    not_in: (v, arg, what) => not(anyIn(v, arg, what)),
-    exists: (v, arg, what) => {
-      // A missing value is a JSON null, whose length cannot be asked: CASE keeps the order.
-      const some = sql<SqlBool>`(case when jsonb_typeof(${ids(v)}) = 'array' then jsonb_array_length(${ids(v)}) > 0 else false end)`;
-      return bool(arg, what) ? some : not(some);
-    },
-  };
-}
-
-/**
- * The text of a structured-text document: the values of its spans, space separated.
- * Path errors are silenced (the last argument): a missing value reads as no text.
- */
-const structuredText = (v: Operand) =>
-  sql`(select string_agg(node #>> '{}', ' ') from jsonb_array_elements(jsonb_path_query_array(${v.json}, 'strict $.**.value', '{}', true)) as node)`;
-
-/** Distance in metres between a stored lat_lon and a point (haversine, mean Earth radius). */
-function near(v: Operand, arg: unknown, what: string): Condition {
-  if (!isObject(arg)) throw badFilter(`${what} must be { latitude, longitude, radius }`);
-  const latitude = number(arg.latitude, `${what}[latitude]`);
-  const longitude = number(arg.longitude, `${what}[longitude]`);
-  const radius = number(arg.radius, `${what}[radius]`);
-  const lat = sql`radians((${v.json} ->> 'latitude')::float8)`;
-  const lon = sql`radians((${v.json} ->> 'longitude')::float8)`;
-  return sql<SqlBool>`(2 * 6371008.8 * asin(sqrt(
-    power(sin((${lat} - radians(${latitude}::float8)) / 2), 2) +
-    cos(radians(${latitude}::float8)) * cos(${lat}) *
-    power(sin((${lon} - radians(${longitude}::float8)) / 2), 2)
-  )) <= ${radius}::float8)`;
-}
-
-const uploadId = (v: Operand): Operand => ({
-  json: sql`(${v.json} -> 'upload_id')`,
-  text: sql`(${v.json} ->> 'upload_id')`,
-});
-
-/** The operators each field type accepts (rich_text and single_block: none). */
-const FIELD_OPERATORS: Readonly<Record<FieldType, Operators>> = {
-  boolean: {
-    eq: (v, arg, what) =>
-      bool(arg, what)
-        ? sql<SqlBool>`(${v.json} = 'true'::jsonb)`
-        : not(sql<SqlBool>`(${v.json} = 'true'::jsonb)`),
-  },
-  integer: ordered('numeric', number),
-  float: ordered('numeric', number),
-  date: ordered('date', date),
-  date_time: { ...EXISTS, ...dateTimeOperators((v) => sql`(${v.text})::timestamptz`) },
-  string: { ...EQUALITY, ...MATCHING },
-  text: MATCHING,
-  slug: EQUALITY,
-  color: EXISTS,
-  json: EXISTS,
-  video: EXISTS,
-  seo: EXISTS,
-  lat_lon: { ...EXISTS, near },
-  link: { ...EQUALITY, ...EXISTS },
-  links: idSet((v) => v.json),
-  file: Object.fromEntries(
-    Object.entries({ ...EQUALITY, ...EXISTS }).map(([name, op]) => [
-      name,
-      ((v, arg, what) => op(name === 'exists' ? v : uploadId(v), arg, what)) as Operator,
-    ]),
-  ),
-  gallery: idSet(
-    (v) => sql`jsonb_path_query_array(${v.json}, 'strict $[*].upload_id', '{}', true)`,
-  ),
-  rich_text: {},
-  single_block: {},
-  structured_text: {
-    matches: (v, arg, what) => matches(structuredText(v), arg, what),
-    not_matches: (v, arg, what) => not(matches(structuredText(v), arg, what)),
-  },
-};
 
 // ── Meta fields (usable with any filter[type] or filter[ids]) ──
 
@@ -307,12 +78,7 @@ function onOperand(operand: Operand, operators: Operators): Operators {
 }
 
 const META_FILTERS: Readonly<Record<string, Operators>> = {
-  id: onOperand(column('id'), {
-    eq: EQUALITY.eq as Operator,
-    neq: EQUALITY.neq as Operator,
-    in: EQUALITY.in as Operator,
-    notIn: EQUALITY.not_in as Operator,
-  }),
+  id: onOperand(column('id'), ID_OPERATORS),
   _status: onOperand(column('status'), {
     eq: (v, arg, what) => sql<SqlBool>`(${v.text} = ${status(arg, what)})`,
     neq: (v, arg, what) => sql<SqlBool>`(${v.text} <> ${status(arg, what)})`,
@@ -352,6 +118,9 @@ const META_FILTERS: Readonly<Record<string, Operators>> = {
   ),
 };
 
+/** The values a filter reads: the current or the published ones. */
+export type ValuesColumn = 'item_values' | 'published_values';
+
 export type FilterInput = {
   /** `filter[fields]` as the query parser left it. */
   fields: unknown;
@@ -368,31 +137,6 @@ export type FilterInput = {
 
 type FieldsByModel = ReadonlyMap<string, readonly ItemField[]>;
 
-/** The conditions of one filtered field: every operator given must hold. */
-function fieldConditions(
-  name: string,
-  operators: Operators,
-  given: unknown,
-  operand: Operand,
-): Condition[] {
-  if (!isObject(given))
-    throw badFilter(`filter[fields][${name}] must name operators, e.g. [${name}][eq]=…`);
-  const entries = Object.entries(given);
-  if (entries.length === 0) throw badFilter(`filter[fields][${name}] names no operator`);
-  return entries.map(([op, arg]) => {
-    const operator = Object.hasOwn(operators, op) ? operators[op] : undefined;
-    if (!operator) {
-      const known = Object.keys(operators);
-      throw badFilter(
-        `filter[fields][${name}] has no operator "${op}"; ${
-          known.length ? `it accepts ${known.join(', ')}` : 'this field cannot be filtered'
-        }`,
-      );
-    }
-    return operator(operand, arg, `filter[fields][${name}][${op}]`);
-  });
-}
-
 /** The one model model-specific filters may name. */
 function filteredModel(input: FilterInput, name: string): ItemTypeRow {
   const [model, ...others] = input.models;
@@ -406,7 +150,10 @@ function filteredModel(input: FilterInput, name: string): ItemTypeRow {
 }
 
 function fieldOperand(field: ItemField, input: FilterInput): Operand {
-  return jsonOperand(input.column, field.localized ? [field.id, input.locale] : [field.id]);
+  return valuesOperand(
+    sql.ref(input.column),
+    field.localized ? [field.id, input.locale] : [field.id],
+  );
 }
 
 /** The field types `filter[query]` searches. */
@@ -465,27 +212,32 @@ export async function filterConditions(
   if (input.fields !== undefined) {
     if (!isObject(input.fields))
       throw badFilter('filter[fields] must name fields, e.g. filter[fields][title][eq]=…');
-    let fields: readonly ItemField[] | undefined;
-    for (const [name, given] of Object.entries(input.fields)) {
-      const meta = Object.hasOwn(META_FILTERS, name) ? META_FILTERS[name] : undefined;
-      if (meta) {
-        conditions.push(...fieldConditions(name, meta, given, column('id')));
-        continue;
-      }
-      const model = filteredModel(input, name);
-      fields ??= await fieldsOfModel(db, model.id);
-      const field = fields.find((candidate) => candidate.api_key === name);
-      if (!field) throw badFilter(`filter[fields] names "${name}", which is no field of the model`);
-      conditions.push(
-        ...fieldConditions(
-          name,
-          FIELD_OPERATORS[field.field_type],
-          given,
-          fieldOperand(field, input),
-        ),
-      );
-    }
-    await checkRegexes(db, input.fields);
+    let fields: readonly FilterField[] | undefined;
+    const reading: ValuesReading = {
+      db,
+      locale: input.locale,
+      published: input.column === 'published_values',
+    };
+    // The record's values, named by table: a deep filter's subquery reads blocks' values too.
+    const values = sql.ref(`items.${input.column}`);
+    conditions.push(
+      ...(await combinedConditions(
+        'filter[fields]',
+        input.fields,
+        async (container, name, given) => {
+          const path = `${container}[${name}]`;
+          const meta = Object.hasOwn(META_FILTERS, name) ? META_FILTERS[name] : undefined;
+          if (meta) return fieldConditions(path, meta, given, column('id'));
+          const model = filteredModel(input, name);
+          fields ??= await filterFieldsOfModel(db, model.id);
+          const field = fields.find((candidate) => candidate.api_key === name);
+          if (!field)
+            throw badFilter(`${container} names "${name}", which is no field of the model`);
+          return fieldFilter(path, field, given, values, reading);
+        },
+      )),
+    );
+    await checkRegexes(db, input.fields, 'filter[fields]');
   }
   if (input.query !== undefined) {
     const models =
@@ -501,21 +253,31 @@ export async function filterConditions(
   return conditions;
 }
 
-/** Tries each `matches` pattern on the database: a pattern it cannot compile is refused. */
-async function checkRegexes(db: EnvQueryable, fields: Record<string, unknown>): Promise<void> {
-  for (const [name, given] of Object.entries(fields)) {
-    if (!isObject(given)) continue;
-    for (const op of ['matches', 'not_matches']) {
-      const arg = given[op];
-      if (!isObject(arg) || typeof arg.pattern !== 'string') continue;
-      if (arg.regexp === false || arg.regexp === 'false') continue;
-      try {
-        await sql`SELECT '' ~ ${arg.pattern}`.execute(db);
-      } catch {
-        throw badFilter(
-          `filter[fields][${name}][${op}][pattern] is not a valid regular expression`,
-        );
-      }
+/**
+ * Tries each `matches` pattern (at any depth: deep filters and AND/OR lists hold them too) on
+ * the database: a pattern it cannot compile is refused.
+ */
+async function checkRegexes(db: EnvQueryable, given: unknown, path: string): Promise<void> {
+  const entries = Array.isArray(given)
+    ? given.map((element, index) => [String(index), element] as const)
+    : isObject(given)
+      ? Object.entries(given)
+      : [];
+  for (const [key, arg] of entries) {
+    const at = `${path}[${key}]`;
+    const isPattern =
+      (key === 'matches' || key === 'not_matches') &&
+      isObject(arg) &&
+      typeof arg.pattern === 'string';
+    if (!isPattern) {
+      await checkRegexes(db, arg, at);
+      continue;
+    }
+    if (arg.regexp === false || arg.regexp === 'false') continue;
+    try {
+      await sql`SELECT '' ~ ${arg.pattern}`.execute(db);
+    } catch {
+      throw badFilter(`${at}[pattern] is not a valid regular expression`);
     }
   }
 }

@@ -16,24 +16,49 @@ export const ITEM_FIELD_COLUMNS = [
   'default_value',
 ] as const;
 
-/** The fields of these models, in form order, grouped by model. */
-export async function fieldsOfModels(
+/** A field as `filter[fields]` reads it: deep filters ask whether deep filtering is on. */
+export type FilterField = ItemField & { deep_filtering_enabled: boolean };
+
+/** The `fields` columns a FilterField is read from. */
+export const FILTER_FIELD_COLUMNS = [...ITEM_FIELD_COLUMNS, 'deep_filtering_enabled'] as const;
+
+/** Fields read with these columns, in form order, grouped by model. */
+async function fieldsGrouped<F extends ItemField>(
   db: EnvQueryable,
   itemTypeIds: readonly string[],
-): Promise<Map<string, ItemField[]>> {
-  const byModel = new Map<string, ItemField[]>(itemTypeIds.map((id) => [id, []]));
+  columns: readonly (typeof FILTER_FIELD_COLUMNS)[number][],
+): Promise<Map<string, F[]>> {
+  const byModel = new Map<string, F[]>(itemTypeIds.map((id) => [id, []]));
   if (itemTypeIds.length === 0) return byModel;
   const rows = await db
     .selectFrom('fields')
-    .select(ITEM_FIELD_COLUMNS)
+    .select(columns)
     .where('item_type_id', 'in', [...itemTypeIds])
     .orderBy('position')
     .orderBy('seq')
     .execute();
-  for (const row of rows) byModel.get(row.item_type_id)?.push(row as ItemField);
+  // Each row holds the columns asked for, which F names.
+  for (const row of rows) byModel.get(row.item_type_id)?.push(row as unknown as F);
   return byModel;
+}
+
+/** The fields of these models, in form order, grouped by model. */
+export function fieldsOfModels(
+  db: EnvQueryable,
+  itemTypeIds: readonly string[],
+): Promise<Map<string, ItemField[]>> {
+  return fieldsGrouped<ItemField>(db, itemTypeIds, ITEM_FIELD_COLUMNS);
 }
 
 export async function fieldsOfModel(db: EnvQueryable, itemTypeId: string): Promise<ItemField[]> {
   return (await fieldsOfModels(db, [itemTypeId])).get(itemTypeId) ?? [];
+}
+
+/** The fields of a model as `filter[fields]` reads them. */
+export async function filterFieldsOfModel(
+  db: EnvQueryable,
+  itemTypeId: string,
+): Promise<FilterField[]> {
+  const byModel = await fieldsGrouped<FilterField>(db, [itemTypeId], FILTER_FIELD_COLUMNS);
+  return byModel.get(itemTypeId) ?? [];
 }

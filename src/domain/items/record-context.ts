@@ -175,10 +175,12 @@ const recordById = preparedShape((db: EnvQueryable, id: string) =>
     .selectFrom('items')
     .select(ITEM_COLUMNS)
     // What the values take as stored: the record cache keeps only small records.
-    .select(
-      sql<number>`pg_column_size(items.item_values) + coalesce(pg_column_size(items.published_values), 0)`.as(
-        'stored_bytes',
-      ),
+    .select((eb) =>
+      eb(
+        eb.fn<number>('pg_column_size', ['items.item_values']),
+        '+',
+        eb.fn.coalesce(eb.fn<number>('pg_column_size', ['items.published_values']), eb.lit(0)),
+      ).as('stored_bytes'),
     )
     .where('items.id', '=', id),
 );

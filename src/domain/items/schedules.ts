@@ -4,6 +4,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
 import { isIsoDateTime } from '../fields/field-types/iso-dates.ts';
+import type { RecordGate } from './access.ts';
 import { findItem, findRow } from './service.ts';
 
 /** What tells the two kinds of schedule apart on the wire and on the record's row. */
@@ -55,6 +56,7 @@ function dueTimeOf(kind: ScheduledActionKind, input: ScheduleInput, now: Date): 
 /**
  * Schedules the record's publication or unpublishing. A record has at most one of each:
  * a new one replaces the pending one (or one that failed), as the API names it by record.
+ * `gate` judges the caller's permission on the record under the environment's lock.
  * Returns the schedule and the record as it now is (meta shows the due time).
  */
 export async function createSchedule(
@@ -62,11 +64,13 @@ export async function createSchedule(
   kind: ScheduledActionKind,
   itemId: string,
   input: ScheduleInput,
+  gate?: RecordGate,
 ): Promise<{ schedule: Resource; item: Resource }> {
   const at = dueTimeOf(kind, input, new Date());
   const selection = input.selection === null ? null : JSON.stringify(input.selection);
   return inEnvironmentTransaction(scope, async (tx) => {
     if (!(await findRow(tx.db, itemId))) throw new NotFound('Item', itemId);
+    await gate?.(tx, [itemId]);
     const row = await tx.db
       .insertInto('scheduled_actions')
       .values({ item_id: itemId, action: kind, due_at: at, selection })
@@ -91,14 +95,19 @@ export async function createSchedule(
   });
 }
 
-/** Cancels the record's schedule of this kind (pending or failed); returns the record. */
+/**
+ * Cancels the record's schedule of this kind (pending or failed); returns the record.
+ * `gate` judges the caller's permission as for a new schedule.
+ */
 export async function destroySchedule(
   scope: Scope,
   kind: ScheduledActionKind,
   itemId: string,
+  gate?: RecordGate,
 ): Promise<Resource> {
   return inEnvironmentTransaction(scope, async (tx) => {
     if (!(await findRow(tx.db, itemId))) throw new NotFound('Item', itemId);
+    await gate?.(tx, [itemId]);
     const removed = await tx.db
       .deleteFrom('scheduled_actions')
       .where('item_id', '=', itemId)

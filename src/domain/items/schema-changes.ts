@@ -4,7 +4,7 @@ import type { FieldRow } from '../../db/schema.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { convertValue, type FieldType } from '../fields/field-types/index.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
-import { deleteBlocksHeldBy } from './block-removal.ts';
+import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-removal.ts';
 import { hasInvalidRecords, refreshRecords, type StoredValues } from './refresh.ts';
 
 /**
@@ -119,7 +119,7 @@ export async function followFieldUpdate(
     return isPlainObject(value) ? (value[mainLocale] ?? null) : null;
   };
   if (localizedChanged && !after.localized)
-    await deleteBlocksHeldBy(trx, { ...after, localized: true }, mainLocale);
+    await deleteBlocksHeldBy(trx, { ...after, localized: true }, [mainLocale]);
   const rewrite = (values: StoredValues) =>
     Object.hasOwn(values, after.id)
       ? {
@@ -155,7 +155,8 @@ async function rewriteBlocks(
 
 /**
  * The site's locales changed: every localized value keeps the locales still in the site
- * and drops the others. A record is in the main locale, and in every locale when its
+ * and drops the others, and the blocks a dropped locale's value held (with the blocks inside
+ * them) are deleted. A record is in the main locale, and in every locale when its
  * model has `all_locales_required`: those locales get a key (null: a new locale's default
  * is null) when the value lacks it. Other records stay out of a new locale, as records
  * saved in some locales only do. Validity is recomputed (a required value missing in a
@@ -165,18 +166,26 @@ export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string
   const fields = await trx
     .selectFrom('fields')
     .innerJoin('item_types', 'item_types.id', 'fields.item_type_id')
-    .select(['fields.id', 'fields.item_type_id', 'item_types.all_locales_required'])
+    .select([
+      'fields.id',
+      'fields.item_type_id',
+      'fields.field_type',
+      'item_types.all_locales_required',
+    ])
     .where('fields.localized', '=', true)
     .execute();
-  const byModel = new Map<string, { ids: string[]; allLocales: boolean }>();
+  const byModel = new Map<string, { fields: typeof fields; allLocales: boolean }>();
   for (const field of fields) {
     const model = byModel.get(field.item_type_id) ?? {
-      ids: [],
+      fields: [],
       allLocales: field.all_locales_required,
     };
-    model.ids.push(field.id);
+    model.fields.push(field);
     byModel.set(field.item_type_id, model);
   }
+  // Blocks named only by dropped locales' values: collected while the values are rewritten
+  // (a stored value names its blocks by id; published values hold theirs inline).
+  const dropped: string[] = [];
   for (const [itemTypeId, model] of byModel) {
     const reshape = (value: unknown) => {
       const byLocale = isPlainObject(value) ? value : {};
@@ -188,11 +197,16 @@ export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string
           .map((locale) => [locale, byLocale[locale] ?? null]),
       );
     };
-    const rewrite = (values: StoredValues) => ({
-      ...values,
-      ...Object.fromEntries(model.ids.map((id) => [id, reshape(values[id])])),
-    });
+    const rewrite = (values: StoredValues) => {
+      for (const field of model.fields)
+        dropped.push(...blockIdsHeld({ ...field, localized: true }, values[field.id], locales));
+      return {
+        ...values,
+        ...Object.fromEntries(model.fields.map(({ id }) => [id, reshape(values[id])])),
+      };
+    };
     await refreshRecords(trx, itemTypeId, rewrite);
     await rewriteBlocks(trx, itemTypeId, rewrite);
   }
+  await deleteBlocksAndInner(trx, [...new Set(dropped)]);
 }

@@ -19,6 +19,7 @@ import { checkNewId } from '../new-ids.ts';
 import type { RecordGate } from './access.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
+import { changedContent } from './content-changes.ts';
 import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
@@ -243,116 +244,125 @@ export async function createItem(
   input: ItemInput,
   options: { validateOnly?: boolean } = {},
 ): Promise<Resource> {
-  return runChange(scope, options.validateOnly ?? false, async (tx) => {
-    const trx = tx.db;
-    if (input.itemType === undefined)
-      throw new ValidationFailed('Item', [
-        { field: 'item_type', code: 'VALIDATION_REQUIRED', message: 'is required' },
-      ]);
-    const context = await contextOf(tx, input.itemType);
-    if (!context) throw new NotFound('Item type', input.itemType);
-    const { model, fields, locales } = context;
-    const issues = new Issues('Item');
-    if (model.modular_block)
-      issues.add(
-        'item_type',
-        'VALIDATION_INVALID',
-        'a block model cannot have records of its own: blocks live inside a field',
+  return runChange(scope, options.validateOnly ?? false, (tx) =>
+    createInTransaction(tx, creatorId, input),
+  );
+}
+
+/** A create inside the caller's record change (a duplicate reads its original in it too). */
+export async function createInTransaction(
+  tx: ScopedTransaction,
+  creatorId: string | null,
+  input: ItemInput,
+): Promise<Resource> {
+  const trx = tx.db;
+  if (input.itemType === undefined)
+    throw new ValidationFailed('Item', [
+      { field: 'item_type', code: 'VALIDATION_REQUIRED', message: 'is required' },
+    ]);
+  const context = await contextOf(tx, input.itemType);
+  if (!context) throw new NotFound('Item type', input.itemType);
+  const { model, fields, locales } = context;
+  const issues = new Issues('Item');
+  if (model.modular_block)
+    issues.add(
+      'item_type',
+      'VALIDATION_INVALID',
+      'a block model cannot have records of its own: blocks live inside a field',
+    );
+  await checkNewId(trx, issues, 'id', input.id, 'items');
+  const parentId = checkParent(issues, model, input.attributes.parent_id);
+  issues.throwIfAny();
+  if (model.singleton) {
+    const existing = await trx
+      .selectFrom('items')
+      .select('id')
+      .where('item_type_id', '=', model.id)
+      .executeTakeFirst();
+    if (existing)
+      throw new DomainError(
+        'ITEM_TYPE_IS_SINGLETON',
+        `Model "${model.api_key}" is a singleton and already has its record`,
+        { item_type_id: model.id, item_id: existing.id },
       );
-    await checkNewId(trx, issues, 'id', input.id, 'items');
-    const parentId = checkParent(issues, model, input.attributes.parent_id);
-    issues.throwIfAny();
-    if (model.singleton) {
-      const existing = await trx
-        .selectFrom('items')
-        .select('id')
-        .where('item_type_id', '=', model.id)
-        .executeTakeFirst();
-      if (existing)
-        throw new DomainError(
-          'ITEM_TYPE_IS_SINGLETON',
-          `Model "${model.api_key}" is a singleton and already has its record`,
-          { item_type_id: model.id, item_id: existing.id },
-        );
-    }
-    const id = input.id ?? generateId();
-    await checkParentExists(trx, issues, model, parentId, id);
-    issues.throwIfAny();
-    const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
-    // Omitted fields take their default value (spec 09 §3).
-    const attributes = Object.fromEntries(
-      fields.map((field) => [
-        field.api_key,
-        Object.hasOwn(sent, field.api_key) ? sent[field.api_key] : field.default_value,
-      ]),
-    );
-    const blocks = await BlockSession.open(trx, id, fields, locales);
-    const values = await checkItemValues(
-      trx,
-      { model, fields, locales, itemId: id, attributes, blocks },
-      unknownKeys,
-    );
-    const { snapshot, json, snapshotJson } = storedShapes(blocks, fields, values);
-    const published = !model.draft_mode_active;
-    const versionId = generateId();
-    const now = new Date();
-    const position =
-      typeof input.attributes.position === 'number' && (model.sortable || model.tree)
-        ? input.attributes.position
-        : await nextPosition(trx, model, parentId);
-    const row: StoredItem = {
-      id,
-      item_type_id: model.id,
-      creator_id: creatorId,
-      item_values: values,
-      published_values: published ? snapshot : null,
-      status: published ? 'published' : 'draft',
-      current_version_id: versionId,
-      published_version_id: published ? versionId : null,
-      parent_id: parentId,
-      position,
-      created_at: now,
-      updated_at: now,
-      published_at: published ? now : null,
-      first_published_at: published ? now : null,
-      // The values were just validated against the schema as it is.
-      current_valid: true,
-      published_valid: true,
-      publication_scheduled_at: null,
-      unpublishing_scheduled_at: null,
-      stage: await initialStage(trx, model.workflow_id),
-    };
-    // The row and its first version in one statement: they name each other, and the
-    // version's foreign key is checked when the statement ends. It reads the creator too.
-    const [written] = await executePrepared(
-      trx,
-      trx
-        .with('version', (db) =>
-          db.insertInto('item_versions').values(versionRow(row, snapshotJson, creatorId)),
-        )
-        .insertInto('items')
-        .values({ ...row, item_values: json, published_values: published ? snapshotJson : null })
-        .returning(creatorColumn(creatorId)),
-    );
-    await blocks?.commit(trx, fields, values);
-    let state = context.state;
-    if (model.singleton) {
-      await trx
-        .updateTable('item_types')
-        .set({ singleton_item_id: id, has_singleton_item: true })
-        .where('id', '=', model.id)
-        .execute();
-      state = withSingletonItem(state, id);
-    }
-    const entity = eventEntityOf(
-      row,
-      model,
-      fields,
-      blocks && { values: snapshot, schema: blocks.schema },
-    );
-    await emitItemEvent(tx, state, 'create', entity, undefined, presentCreator(written?.creator));
-    return entity.plain;
-  });
+  }
+  const id = input.id ?? generateId();
+  await checkParentExists(trx, issues, model, parentId, id);
+  issues.throwIfAny();
+  const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
+  // Omitted fields take their default value (spec 09 §3).
+  const attributes = Object.fromEntries(
+    fields.map((field) => [
+      field.api_key,
+      Object.hasOwn(sent, field.api_key) ? sent[field.api_key] : field.default_value,
+    ]),
+  );
+  const blocks = await BlockSession.open(trx, id, fields, locales);
+  const values = await checkItemValues(
+    trx,
+    { model, fields, locales, itemId: id, attributes, blocks },
+    unknownKeys,
+  );
+  const { snapshot, json, snapshotJson } = storedShapes(blocks, fields, values);
+  const published = !model.draft_mode_active;
+  const versionId = generateId();
+  const now = new Date();
+  const position =
+    typeof input.attributes.position === 'number' && (model.sortable || model.tree)
+      ? input.attributes.position
+      : await nextPosition(trx, model, parentId);
+  const row: StoredItem = {
+    id,
+    item_type_id: model.id,
+    creator_id: creatorId,
+    item_values: values,
+    published_values: published ? snapshot : null,
+    status: published ? 'published' : 'draft',
+    current_version_id: versionId,
+    published_version_id: published ? versionId : null,
+    parent_id: parentId,
+    position,
+    created_at: now,
+    updated_at: now,
+    published_at: published ? now : null,
+    first_published_at: published ? now : null,
+    // The values were just validated against the schema as it is.
+    current_valid: true,
+    published_valid: true,
+    publication_scheduled_at: null,
+    unpublishing_scheduled_at: null,
+    stage: await initialStage(trx, model.workflow_id),
+  };
+  // The row and its first version in one statement: they name each other, and the
+  // version's foreign key is checked when the statement ends. It reads the creator too.
+  const [written] = await executePrepared(
+    trx,
+    trx
+      .with('version', (db) =>
+        db.insertInto('item_versions').values(versionRow(row, snapshotJson, creatorId)),
+      )
+      .insertInto('items')
+      .values({ ...row, item_values: json, published_values: published ? snapshotJson : null })
+      .returning(creatorColumn(creatorId)),
+  );
+  await blocks?.commit(trx, fields, values);
+  let state = context.state;
+  if (model.singleton) {
+    await trx
+      .updateTable('item_types')
+      .set({ singleton_item_id: id, has_singleton_item: true })
+      .where('id', '=', model.id)
+      .execute();
+    state = withSingletonItem(state, id);
+  }
+  const entity = eventEntityOf(
+    row,
+    model,
+    fields,
+    blocks && { values: snapshot, schema: blocks.schema },
+  );
+  await emitItemEvent(tx, state, 'create', entity, undefined, presentCreator(written?.creator));
+  return entity.plain;
 }
 
 export async function updateItem(
@@ -415,6 +425,18 @@ export async function updateItem(
       typeof input.attributes.position === 'number' && (model.sortable || model.tree)
         ? input.attributes.position
         : before.position;
+    // A role limited to some content (localization_scope) may change only those values.
+    await options.gate?.(tx, [id], () =>
+      changedContent(
+        fields,
+        {
+          values: blocks ? blocks.storedSnapshot(fields, before.item_values) : before.item_values,
+          parent_id: before.parent_id,
+          position: before.position,
+        },
+        { values: snapshot, parent_id: parentId, position },
+      ),
+    );
     const changes = {
       current_version_id: versionId,
       updated_at: now,

@@ -4,6 +4,7 @@ import { presentItemVersion } from '../../presenters/item-version.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import type { RecordGate } from './access.ts';
 import { snapshotAsRequest } from './block-snapshots.ts';
 import { snapshotValid } from './locale-content.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
@@ -77,16 +78,18 @@ export async function findVersion(scope: Scope, versionId: string): Promise<Reso
 
 /**
  * Restores an old version: its values are saved as a new version, validated against the
- * schema as it is now, like any update. Answers the record and the new version.
+ * schema as it is now, like any update; `gate` judges the caller's permission on the record
+ * inside the update's transaction. Answers the record and the new version.
  */
 export async function restoreVersion(
   scope: Scope,
   editorId: string | null,
   versionId: string,
+  gate?: RecordGate,
 ): Promise<[Resource, Resource]> {
   const { version, item } = await findVersionRow(scope, versionId);
   const fields = await fieldsOfModel(scope.db, item.item_type_id);
   const attributes = await snapshotAsRequest(scope.db, item.id, fields, version.item_values);
-  const record = await updateItem(scope, editorId, item.id, { attributes, meta: {} });
+  const record = await updateItem(scope, editorId, item.id, { attributes, meta: {} }, { gate });
   return [record, await findVersion(scope, String(record.meta?.current_version))];
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
-import { assertMayOnItems } from '../../domain/items/access.ts';
+import { recordGate } from '../../domain/items/access.ts';
 import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
 import { actorOf } from '../actor.ts';
 import { CreateScheduleBody } from '../schemas/item-schedule.ts';
@@ -20,8 +20,8 @@ const ROUTES: Record<ScheduledActionKind, { path: string; type: string }> = {
  * "publish" permission on the record, as publishing it would.
  */
 export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
-  const mayPublish = (request: FastifyRequest<Params>) =>
-    assertMayOnItems(actorOf(request), request.scope, 'publish', [request.params.id]);
+  /** Judged inside the schedule's transaction, on the record as it then is (its stage). */
+  const gateOf = (request: FastifyRequest<Params>) => recordGate(actorOf(request), 'publish');
 
   for (const kind of ['publish', 'unpublish'] as const) {
     const { path, type } = ROUTES[kind];
@@ -33,12 +33,17 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
         config: { resourceType: type, itemAction: 'publish' },
       },
       async (request, reply) => {
-        await mayPublish(request);
         const attributes = request.body.data.attributes ?? {};
-        const { schedule, item } = await createSchedule(request.scope, kind, request.params.id, {
-          at: attributes[attribute] as string,
-          selection: (attributes[localesAttribute] ?? null) as ScheduleSelection | null,
-        });
+        const { schedule, item } = await createSchedule(
+          request.scope,
+          kind,
+          request.params.id,
+          {
+            at: attributes[attribute] as string,
+            selection: (attributes[localesAttribute] ?? null) as ScheduleSelection | null,
+          },
+          gateOf(request),
+        );
         return reply.status(201).send({ data: schedule, included: [item] });
       },
     );
@@ -47,8 +52,7 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
       `/items/:id/${path}`,
       { config: { itemAction: 'publish' } },
       async (request) => {
-        await mayPublish(request);
-        const item = await destroySchedule(request.scope, kind, request.params.id);
+        const item = await destroySchedule(request.scope, kind, request.params.id, gateOf(request));
         return { data: item };
       },
     );

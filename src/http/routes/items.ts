@@ -248,8 +248,12 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id/duplicate',
     { config: { asyncJob: true, itemAction: 'duplicate' } },
     async (request, reply) => {
-      await mayOnRecord(request);
-      const document = await duplicateItem(request.scope, creatorOf(request), request.params.id);
+      const document = await duplicateItem(
+        request.scope,
+        creatorOf(request),
+        request.params.id,
+        gateOf(request),
+      );
       return sendResult(deps, request, reply, 201, document);
     },
   );
@@ -358,8 +362,12 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/versions/:id/restore',
     { config: { asyncJob: true, itemAction: 'update' } },
     async (request, reply) => {
-      await mayOnVersion(request);
-      const data = await restoreVersion(request.scope, creatorOf(request), request.params.id);
+      const data = await restoreVersion(
+        request.scope,
+        creatorOf(request),
+        request.params.id,
+        gateOf(request),
+      );
       return sendResult(deps, request, reply, 200, { data });
     },
   );

@@ -1,0 +1,300 @@
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
+import { DomainError } from '../errors.ts';
+import { isIsoDate, isIsoDateTime } from '../fields/field-types/iso-dates.ts';
+import type { FieldType } from '../fields/field-types/types.ts';
+
+/**
+ * The operators of `filter[fields]` (`GET /items`) as SQL over jsonb values (keyed by field
+ * id; a localized value is `{locale: value}`): per field type those of the client's
+ * ItemInstancesHrefSchema (the GraphQL filters' names in snake_case). Every argument is
+ * checked here and sent as a parameter, never spliced into the statement. Records' values
+ * and blocks' values (deep-filters.ts) are read the same way.
+ */
+
+export type Condition = RawBuilder<SqlBool>;
+
+export function badFilter(message: string): DomainError {
+  return new DomainError('INVALID_FILTER_FIELDS_PARAM', message);
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+// ── Arguments: query strings carry text; each operator reads its argument's type. ──
+
+export function text(arg: unknown, what: string): string {
+  if (typeof arg !== 'string') throw badFilter(`${what} must be a string`);
+  return arg;
+}
+
+export function bool(arg: unknown, what: string): boolean {
+  if (arg === true || arg === 'true') return true;
+  if (arg === false || arg === 'false') return false;
+  throw badFilter(`${what} must be true or false`);
+}
+
+export function number(arg: unknown, what: string): number {
+  const value = typeof arg === 'number' ? arg : typeof arg === 'string' ? Number(arg) : Number.NaN;
+  if ((typeof arg === 'string' && arg.trim() === '') || !Number.isFinite(value))
+    throw badFilter(`${what} must be a number`);
+  return value;
+}
+
+/** A list: an array, or one comma-separated string. */
+export function list(arg: unknown, what: string): string[] {
+  const items = typeof arg === 'string' ? arg.split(',') : arg;
+  if (!Array.isArray(items) || items.some((item) => typeof item !== 'string'))
+    throw badFilter(`${what} must be a list of strings`);
+  return (items as string[]).map((item) => item.trim()).filter((item) => item !== '');
+}
+
+function date(arg: unknown, what: string): string {
+  if (!isIsoDate(arg)) throw badFilter(`${what} must be a date formatted YYYY-MM-DD`);
+  return arg;
+}
+
+/** A date-time truncated to its minute, as DatoCMS compares them. */
+function minute(arg: unknown, what: string): Date {
+  if (!isIsoDateTime(arg)) throw badFilter(`${what} must be an ISO 8601 date-time`);
+  const at = new Date(arg);
+  if (Number.isNaN(at.getTime())) throw badFilter(`${what} must be an ISO 8601 date-time`);
+  return new Date(at.getTime() - (at.getTime() % 60_000));
+}
+
+// ── Operands ──
+
+/** A value as the operators see it: its jsonb and its text. */
+export type Operand = { json: RawBuilder<unknown>; text: RawBuilder<unknown> };
+
+/** The value at `path` (field id, then locale when localized) of jsonb values. */
+export function valuesOperand(values: Expression<unknown>, path: readonly string[]): Operand {
+  return {
+    json: sql`(${values} #> ${path})`,
+    text: sql`(${values} #>> ${path})`,
+  };
+}
+
+function present(json: RawBuilder<unknown>): Condition {
+  return sql<SqlBool>`(coalesce(${json}, 'null'::jsonb) <> 'null'::jsonb)`;
+}
+
+export function not(condition: Condition): Condition {
+  return sql<SqlBool>`(not coalesce(${condition}, false))`;
+}
+
+export function inList(expression: RawBuilder<unknown>, values: string[]): Condition {
+  return values.length === 0
+    ? sql<SqlBool>`false`
+    : sql<SqlBool>`(${expression} in (${sql.join(values)}))`;
+}
+
+const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `matches`: a regular expression (or, with `regexp: false`, a literal), case-insensitive unless asked. */
+export function matches(expression: RawBuilder<unknown>, arg: unknown, what: string): Condition {
+  if (!isObject(arg)) throw badFilter(`${what} must be { pattern, case_sensitive?, regexp? }`);
+  const pattern = text(arg.pattern, `${what}[pattern]`);
+  const caseSensitive =
+    arg.case_sensitive === undefined ? false : bool(arg.case_sensitive, `${what}[case_sensitive]`);
+  const regexp = arg.regexp === undefined ? true : bool(arg.regexp, `${what}[regexp]`);
+  const source = regexp ? pattern : escapeRegex(pattern);
+  return caseSensitive
+    ? sql<SqlBool>`(${expression} ~ ${source})`
+    : sql<SqlBool>`(${expression} ~* ${source})`;
+}
+
+export type Operator = (operand: Operand, arg: unknown, what: string) => Condition;
+export type Operators = Readonly<Record<string, Operator>>;
+
+export const EXISTS: Operators = {
+  exists: (v, arg, what) => (bool(arg, what) ? present(v.json) : not(present(v.json))),
+};
+
+/** eq/neq/gt/lt/gte/lte on a cast of the text; `parse` checks and converts the argument. */
+export function ordered(cast: 'numeric' | 'date', parse: (arg: unknown, what: string) => unknown) {
+  const typed = (v: Operand) => sql`(${v.text})::${sql.raw(cast)}`;
+  const compare =
+    (op: string): Operator =>
+    (v, arg, what) =>
+      sql<SqlBool>`(${typed(v)} ${sql.raw(op)} ${parse(arg, what)}::${sql.raw(cast)})`;
+  return {
+    ...EXISTS,
+    eq: compare('='),
+    neq: (v, arg, what) => not(compare('=')(v, arg, what)),
+    gt: compare('>'),
+    lt: compare('<'),
+    gte: compare('>='),
+    lte: compare('<='),
+  } satisfies Operators;
+}
+
+/** Date-time operators: the argument is truncated to its minute; eq means within that minute. */
+export function dateTimeOperators(typed: (v: Operand) => RawBuilder<unknown>): Operators {
+  const compare =
+    (op: string): Operator =>
+    (v, arg, what) =>
+      sql<SqlBool>`(${typed(v)} ${sql.raw(op)} ${minute(arg, what).toISOString()}::timestamptz)`;
+  const within: Operator = (v, arg, what) => {
+    const start = minute(arg, what);
+    const end = new Date(start.getTime() + 60_000);
+    return sql<SqlBool>`(${typed(v)} >= ${start.toISOString()}::timestamptz and ${typed(v)} < ${end.toISOString()}::timestamptz)`;
+  };
+  return {
+    eq: within,
+    neq: (v, arg, what) => not(within(v, arg, what)),
+    gt: compare('>'),
+    lt: compare('<'),
+    gte: compare('>='),
+    lte: compare('<='),
+  };
+}
+
+export const EQUALITY: Operators = {
+  eq: (v, arg, what) => sql<SqlBool>`(${v.text} = ${text(arg, what)})`,
+  neq: (v, arg, what) => not(sql<SqlBool>`(${v.text} = ${text(arg, what)})`),
+  in: (v, arg, what) => inList(v.text, list(arg, what)),
+  not_in: (v, arg, what) => not(inList(v.text, list(arg, what))),
+};
+
+/** Ids compared as the GraphQL ItemId filter does (a record's `id`, a block's). */
+export const ID_OPERATORS: Operators = {
+  eq: EQUALITY.eq as Operator,
+  neq: EQUALITY.neq as Operator,
+  in: EQUALITY.in as Operator,
+  notIn: EQUALITY.not_in as Operator,
+};
+
+const MATCHING: Operators = {
+  matches: (v, arg, what) => matches(v.text, arg, what),
+  not_matches: (v, arg, what) => not(matches(v.text, arg, what)),
+  is_blank: (v, arg, what) =>
+    bool(arg, what)
+      ? sql<SqlBool>`(coalesce(${v.text}, '') = '')`
+      : sql<SqlBool>`(coalesce(${v.text}, '') <> '')`,
+  is_present: (v, arg, what) =>
+    bool(arg, what)
+      ? sql<SqlBool>`(coalesce(${v.text}, '') <> '')`
+      : sql<SqlBool>`(coalesce(${v.text}, '') = '')`,
+  ...EXISTS,
+};
+
+/** Operators on a set of ids held as a jsonb array of strings. */
+function idSet(ids: (v: Operand) => RawBuilder<unknown>): Operators {
+  const array = (values: string[]) => sql`array[${sql.join(values)}]::text[]`;
+  const anyIn: Operator = (v, arg, what) => {
+    const values = list(arg, what);
+    return values.length === 0
+      ? sql<SqlBool>`false`
+      : sql<SqlBool>`(${ids(v)} ?| ${array(values)})`;
+  };
+  return {
+    eq: (v, arg, what) => sql<SqlBool>`(${ids(v)} = ${JSON.stringify(list(arg, what))}::jsonb)`,
+    any_in: anyIn,
+    all_in: (v, arg, what) => {
+      const values = list(arg, what);
+      return values.length === 0
+        ? sql<SqlBool>`true`
+        : sql<SqlBool>`(${ids(v)} ?& ${array(values)})`;
+    },
+    not_in: (v, arg, what) => not(anyIn(v, arg, what)),
+    exists: (v, arg, what) => {
+      // A missing value is a JSON null, whose length cannot be asked: CASE keeps the order.
+      const some = sql<SqlBool>`(case when jsonb_typeof(${ids(v)}) = 'array' then jsonb_array_length(${ids(v)}) > 0 else false end)`;
+      return bool(arg, what) ? some : not(some);
+    },
+  };
+}
+
+/**
+ * The text of a structured-text document: the values of its spans, space separated.
+ * Path errors are silenced (the last argument): a missing value reads as no text.
+ */
+export const structuredText = (v: Operand) =>
+  sql`(select string_agg(node #>> '{}', ' ') from jsonb_array_elements(jsonb_path_query_array(${v.json}, 'strict $.**.value', '{}', true)) as node)`;
+
+/** Distance in metres between a stored lat_lon and a point (haversine, mean Earth radius). */
+export function near(v: Operand, arg: unknown, what: string): Condition {
+  if (!isObject(arg)) throw badFilter(`${what} must be { latitude, longitude, radius }`);
+  const latitude = number(arg.latitude, `${what}[latitude]`);
+  const longitude = number(arg.longitude, `${what}[longitude]`);
+  const radius = number(arg.radius, `${what}[radius]`);
+  const lat = sql`radians((${v.json} ->> 'latitude')::float8)`;
+  const lon = sql`radians((${v.json} ->> 'longitude')::float8)`;
+  return sql<SqlBool>`(2 * 6371008.8 * asin(sqrt(
+    power(sin((${lat} - radians(${latitude}::float8)) / 2), 2) +
+    cos(radians(${latitude}::float8)) * cos(${lat}) *
+    power(sin((${lon} - radians(${longitude}::float8)) / 2), 2)
+  )) <= ${radius}::float8)`;
+}
+
+const uploadId = (v: Operand): Operand => ({
+  json: sql`(${v.json} -> 'upload_id')`,
+  text: sql`(${v.json} ->> 'upload_id')`,
+});
+
+/** The operators each field type accepts (rich_text and single_block: none). */
+export const FIELD_OPERATORS: Readonly<Record<FieldType, Operators>> = {
+  boolean: {
+    eq: (v, arg, what) =>
+      bool(arg, what)
+        ? sql<SqlBool>`(${v.json} = 'true'::jsonb)`
+        : not(sql<SqlBool>`(${v.json} = 'true'::jsonb)`),
+  },
+  integer: ordered('numeric', number),
+  float: ordered('numeric', number),
+  date: ordered('date', date),
+  date_time: { ...EXISTS, ...dateTimeOperators((v) => sql`(${v.text})::timestamptz`) },
+  string: { ...EQUALITY, ...MATCHING },
+  text: MATCHING,
+  slug: EQUALITY,
+  color: EXISTS,
+  json: EXISTS,
+  video: EXISTS,
+  seo: EXISTS,
+  lat_lon: { ...EXISTS, near },
+  link: { ...EQUALITY, ...EXISTS },
+  links: idSet((v) => v.json),
+  file: Object.fromEntries(
+    Object.entries({ ...EQUALITY, ...EXISTS }).map(([name, op]) => [
+      name,
+      ((v, arg, what) => op(name === 'exists' ? v : uploadId(v), arg, what)) as Operator,
+    ]),
+  ),
+  gallery: idSet(
+    (v) => sql`jsonb_path_query_array(${v.json}, 'strict $[*].upload_id', '{}', true)`,
+  ),
+  rich_text: {},
+  single_block: {},
+  structured_text: {
+    matches: (v, arg, what) => matches(structuredText(v), arg, what),
+    not_matches: (v, arg, what) => not(matches(structuredText(v), arg, what)),
+  },
+};
+
+/**
+ * The conditions of one filtered field: every operator given must hold. `path` is the
+ * parameter naming the field (`filter[fields][title]`), which messages quote.
+ */
+export function fieldConditions(
+  path: string,
+  operators: Operators,
+  given: unknown,
+  operand: Operand,
+): Condition[] {
+  if (!isObject(given)) throw badFilter(`${path} must name operators, e.g. ${path}[eq]=…`);
+  const entries = Object.entries(given);
+  if (entries.length === 0) throw badFilter(`${path} names no operator`);
+  return entries.map(([op, arg]) => {
+    const operator = Object.hasOwn(operators, op) ? operators[op] : undefined;
+    if (!operator) {
+      const known = Object.keys(operators);
+      throw badFilter(
+        `${path} has no operator "${op}"; ${
+          known.length ? `it accepts ${known.join(', ')}` : 'this field cannot be filtered'
+        }`,
+      );
+    }
+    return operator(operand, arg, `${path}[${op}]`);
+  });
+}
