@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { generateId } from '@datocms/cma-client-node';
 import { apiError, errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
-import { buildBlockModel, buildModel } from '../support/factories.ts';
+import {
+  blockInRequest,
+  buildBlockModel,
+  buildModel,
+  buildModelWithBlocks,
+  itemTypeRef,
+} from '../support/factories.ts';
 import { eventsOf } from '../support/fixtures.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -339,6 +345,72 @@ describe('fields through the official client', () => {
     assert.deepEqual(ids(created), [field.id]);
     assert.deepEqual(ids(duplicated), [field.id, copy.id]);
     assert.deepEqual(ids(destroyed), [field.id]);
+  });
+});
+
+describe('the model a new field leaves', () => {
+  test('response and event carry the model as read back, wherever the field lands', async () => {
+    const model = await buildModel(client);
+    const set = await client.fieldsets.create(model.id, { title: 'Set' });
+    /** The model read back equals the event's entity and, for a create, the response's. */
+    const matchesReadBack = async (included?: unknown[]) => {
+      const readBack = (await client.itemTypes.rawFind(model.id)).data;
+      const [event] = (await eventsOf(server.db, model.id)).slice(-1);
+      assert.deepEqual(event?.entity, readBack);
+      if (included) assert.deepEqual(included, [readBack]);
+      return readBack.relationships.fields.data.map((field) => field.id);
+    };
+    const inSet = { type: 'fieldset' as const, id: set.id };
+    const create = async (apiKey: string, position?: number, fieldset?: typeof inSet) => {
+      const raw = await client.fields.rawCreate(model.id, {
+        data: {
+          type: 'field',
+          attributes: { label: apiKey, api_key: apiKey, field_type: 'string', position },
+          relationships: { fieldset: { data: fieldset ?? null } },
+        },
+      });
+      return { id: raw.data.id, order: await matchesReadBack(raw.included) };
+    };
+    const a = await create('first');
+    const b = await create('second', undefined, inSet);
+    const c = await create('third', 1, inSet);
+    const d = await create('fourth', 1);
+    const e = await create('fifth', 2);
+    assert.deepEqual(e.order, [d.id, e.id, c.id, b.id, a.id]);
+    const copyOfC = await client.fields.duplicate(c.id);
+    assert.deepEqual(await matchesReadBack(), [d.id, e.id, c.id, copyOfC.id, b.id, a.id]);
+    const copyOfD = await client.fields.duplicate(d.id);
+    assert.deepEqual(await matchesReadBack(), [
+      d.id,
+      copyOfD.id,
+      e.id,
+      c.id,
+      copyOfC.id,
+      b.id,
+      a.id,
+    ]);
+  });
+
+  test('records and blocks created alongside a new field all get its default', async () => {
+    const { block, model } = await buildModelWithBlocks(client);
+    const record = () =>
+      client.items.create({
+        item_type: itemTypeRef(model.id),
+        sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'T' } })],
+      });
+    // The field creates wait for the records committing before them, and the records
+    // created after them take the default as any new record does.
+    const [records] = await Promise.all([
+      Promise.all(Array.from({ length: 6 }, record)),
+      stringField(model.id, 'subtitle', { default_value: 'none yet' }),
+      stringField(block.id, 'tag', { default_value: 'new' }),
+    ]);
+    for (const { id } of records) {
+      const found = (await client.items.rawFind(id, { nested: true })).data.attributes;
+      assert.equal(found.subtitle, 'none yet');
+      const [section] = found.sections as { attributes: Record<string, unknown> }[];
+      assert.equal(section?.attributes.tag, 'new');
+    }
   });
 });
 

@@ -97,6 +97,68 @@ describe('item types through the official client', () => {
     assert.deepEqual(await client.itemTypes.list(), before);
   });
 
+  test('a name taken in another case and a taken api_key are reported together', async () => {
+    const client = server.client();
+    await client.itemTypes.create({ name: 'Clash Name', api_key: 'clash_key' });
+    const before = await client.itemTypes.list();
+    await assert.rejects(
+      client.itemTypes.create({ name: 'CLASH name', api_key: 'clash_key' }),
+      (error) => {
+        const details = apiError(error).errors.map((e) => e.attributes.details);
+        assert.deepEqual(details.map((d) => `${d.field} ${d.code}`).sort(), [
+          'api_key VALIDATION_UNIQUENESS',
+          'name VALIDATION_UNIQUENESS',
+        ]);
+        return true;
+      },
+    );
+    assert.deepEqual(await client.itemTypes.list(), before);
+  });
+
+  test("a new model's menu entries go last among the top-level entries", async () => {
+    const client = server.client();
+    const folder = await client.menuItems.create({ label: 'Folder' });
+    await client.menuItems.create({
+      label: 'Deep',
+      parent: { type: 'menu_item', id: folder.id },
+      position: 90,
+    });
+    const group = await client.schemaMenuItems.create({ label: 'Group', kind: 'item_type' });
+    await client.schemaMenuItems.create({
+      label: 'Deep',
+      kind: 'item_type',
+      parent: { type: 'schema_menu_item', id: group.id },
+      position: 90,
+    });
+    const model = await client.itemTypes.create({ name: 'Menu end', api_key: 'menu_end' });
+    const block = await client.itemTypes.create({
+      name: 'Menu end block',
+      api_key: 'menu_end_block',
+      modular_block: true,
+    });
+    const lastOf = async (
+      list: Promise<{ parent: unknown; item_type?: unknown; position: number }[]>,
+    ) => {
+      const roots = (await list).filter((item) => item.parent === null);
+      return roots.sort((a, b) => a.position - b.position).slice(-2);
+    };
+    const menu = await lastOf(client.menuItems.list());
+    assert.deepEqual(
+      menu.map((item) => item.item_type),
+      [null, { type: 'item_type', id: model.id }],
+    );
+    assert.equal(menu[1]?.position, (menu[0]?.position ?? 0) + 1);
+    const schemaMenu = await lastOf(client.schemaMenuItems.list());
+    assert.deepEqual(
+      schemaMenu.map((item) => item.item_type),
+      [
+        { type: 'item_type', id: model.id },
+        { type: 'item_type', id: block.id },
+      ],
+    );
+    assert.equal(schemaMenu[1]?.position, (schemaMenu[0]?.position ?? 0) + 1);
+  });
+
   test('20 concurrent creates with one api_key give one model and 19 uniqueness errors', async () => {
     const client = server.client();
     const results = await Promise.allSettled(

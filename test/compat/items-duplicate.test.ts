@@ -3,10 +3,9 @@ import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import {
   blockInRequest,
-  buildBlockModel,
   buildField,
   buildModel,
-  buildModularContentField,
+  buildModelWithBlocks,
   buildRecord,
   itemTypeRef,
 } from '../support/factories.ts';
@@ -138,13 +137,7 @@ describe('items.duplicate', () => {
 
 describe('items.duplicate with blocks', () => {
   test('the copy gets blocks of its own, with the same content', async () => {
-    const block = await buildBlockModel(client);
-    const model = await buildModel(client);
-    await buildModularContentField(client, {
-      itemTypeId: model.id,
-      api_key: 'sections',
-      blockIds: [block.id],
-    });
+    const { block, model } = await buildModelWithBlocks(client);
     const original = await client.items.create({
       item_type: itemTypeRef(model.id),
       sections: [blockInRequest({ itemTypeId: block.id, attributes: { title: 'One' } })],

@@ -83,6 +83,18 @@ export async function buildBlockModel(
   return model;
 }
 
+/** A block model (with a `title`) and a model whose `sections` field holds its blocks. */
+export async function buildModelWithBlocks(client: Client) {
+  const block = await buildBlockModel(client);
+  const model = await buildModel(client);
+  await buildModularContentField(client, {
+    itemTypeId: model.id,
+    api_key: 'sections',
+    blockIds: [block.id],
+  });
+  return { block, model };
+}
+
 /**
  * A block in a request, as the client's `buildBlockRecord` makes it: new (of `itemTypeId`)
  * or, with `id`, an update of an existing block.

@@ -8,6 +8,8 @@ import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { arrangeChildren } from '../item-types/repo.ts';
+import type { ValueHolders } from '../items/schema-changes.ts';
+import { type GroupKey, type MemberKind, type Placed, sortGroup } from '../positions/order.ts';
 
 /** What field rules and the model's presentation read of each field. */
 export type FieldSummary = Pick<
@@ -69,6 +71,23 @@ const statesByIdOrApiKey = preparedShape((db: EnvQueryable, key: string) =>
 );
 const allStates = preparedShape((db: EnvQueryable) => modelStates(db).orderBy('it.seq'));
 
+type StateRow = {
+  id: string;
+  item_type: RowJson<ItemTypeRow>;
+  field_summaries: FieldSummary[] | null;
+  fieldset_summaries: ModelState['fieldsets'] | null;
+};
+
+function stateOf(row: StateRow): ModelState & { id: string } {
+  return {
+    id: row.id,
+    itemType: fromRowJson(row.item_type),
+    // An aggregate subquery always yields its one row; coalesce makes it '[]'.
+    fields: row.field_summaries ?? [],
+    fieldsets: row.fieldset_summaries ?? [],
+  };
+}
+
 async function selectModelStates(
   db: EnvQueryable,
   by: 'id' | 'idOrApiKey' | 'all',
@@ -79,13 +98,14 @@ async function selectModelStates(
     : by === 'id'
       ? statesById(db, key)
       : statesByIdOrApiKey(db, key));
-  return rows.map((row) => ({
-    id: row.id,
-    itemType: fromRowJson(row.item_type),
-    // An aggregate subquery always yields its one row; coalesce makes it '[]'.
-    fields: row.field_summaries ?? [],
-    fieldsets: row.fieldset_summaries ?? [],
-  }));
+  return rows.map(stateOf);
+}
+
+/** The row with this id or, failing that, the one with this api_key. */
+function pickByIdOrApiKey<Row extends { id: string }>(rows: Row[], idOrApiKey: string) {
+  const row = rows.find((candidate) => candidate.id === idOrApiKey) ?? rows[0];
+  if (!row) throw new NotFound('Item type', idOrApiKey);
+  return row;
 }
 
 export async function loadModelState(db: EnvQueryable, itemTypeId: string): Promise<ModelState> {
@@ -101,10 +121,91 @@ export async function listModelStates(db: EnvQueryable): Promise<ModelState[]> {
 
 /** The state of the model with this id or, failing that, this api_key. */
 export async function findModelState(db: EnvQueryable, idOrApiKey: string): Promise<ModelState> {
-  const states = await selectModelStates(db, 'idOrApiKey', idOrApiKey);
-  const state = states.find((candidate) => candidate.id === idOrApiKey) ?? states[0];
-  if (!state) throw new NotFound('Item type', idOrApiKey);
-  return state;
+  return pickByIdOrApiKey(await selectModelStates(db, 'idOrApiKey', idOrApiKey), idOrApiKey);
+}
+
+/** What adding a field to a model reads before it writes. */
+export type NewFieldContext = { state: ModelState; locales: string[]; holders: ValueHolders };
+
+// The model's state, the site's locales and whether the model has records or blocks (which
+// a new field gives its default value): one round trip instead of three.
+const newFieldContexts = preparedShape((db: EnvQueryable, key: string) =>
+  modelStates(db)
+    .select((eb) => [
+      eb.selectFrom('site_settings').select('locales').as('locales'),
+      eb
+        .exists(eb.selectFrom('items as r').select('r.id').whereRef('r.item_type_id', '=', 'it.id'))
+        .as('has_records'),
+      eb
+        .exists(
+          eb.selectFrom('blocks as b').select('b.id').whereRef('b.item_type_id', '=', 'it.id'),
+        )
+        .as('has_blocks'),
+    ])
+    .where((eb) => eb.or([eb('it.id', '=', key), eb('it.api_key', '=', key)])),
+);
+
+/**
+ * The context of a new field on the model with this id or api_key, read inside the change's
+ * transaction: it holds the environment's lock, so no other change to the schema or the
+ * records can commit before this one does, and what is read here stays true until then.
+ */
+export async function findNewFieldContext(
+  db: EnvQueryable,
+  idOrApiKey: string,
+): Promise<NewFieldContext> {
+  const row = pickByIdOrApiKey(await newFieldContexts(db, idOrApiKey), idOrApiKey);
+  if (!row.locales) throw new Error('the environment has no site settings');
+  return {
+    state: stateOf(row),
+    locales: row.locales,
+    holders: { records: Boolean(row.has_records), blocks: Boolean(row.has_blocks) },
+  };
+}
+
+/** The members of one of the model's groups (GroupKey), in display order. */
+export function groupIn(state: ModelState, key: GroupKey): Placed[] {
+  const fieldsets = key.fieldsetId === null ? state.fieldsets : [];
+  return sortGroup([
+    ...fieldsets.map(({ id, position }) => ({ kind: 'fieldset' as const, id, position })),
+    ...state.fields
+      .filter((field) => field.fieldset_id === key.fieldsetId)
+      .map(({ id, position }) => ({ kind: 'field' as const, id, position })),
+  ]);
+}
+
+/**
+ * The state after a field was inserted and `shifted` siblings moved to make room: what a
+ * new read would present. Within each group the order stays (position, then age): the
+ * shifted siblings keep their order, none is left at the new field's position, and the new
+ * field is the youngest.
+ */
+export function withNewField(
+  state: ModelState,
+  field: FieldSummary,
+  shifted: readonly Placed[],
+): ModelState {
+  const moved = (kind: MemberKind) =>
+    new Map(shifted.filter((m) => m.kind === kind).map((m) => [m.id, m.position]));
+  const movedFields = moved('field');
+  const movedFieldsets = moved('fieldset');
+  const byPosition = (a: { position: number }, b: { position: number }) => a.position - b.position;
+  return {
+    itemType: state.itemType,
+    fields: [
+      ...state.fields.map((f) => ({ ...f, position: movedFields.get(f.id) ?? f.position })),
+      field,
+    ].sort(byPosition),
+    fieldsets: state.fieldsets
+      .map((g) => ({ ...g, position: movedFieldsets.get(g.id) ?? g.position }))
+      .sort(byPosition),
+  };
+}
+
+/** The summary of a field row, as the model state holds it. */
+export function summaryOf(field: FieldRow): FieldSummary {
+  const { id, item_type_id, fieldset_id, position, field_type, api_key, label } = field;
+  return { id, item_type_id, fieldset_id, position, field_type, api_key, label };
 }
 
 /** The model as the item-type API presents it, fields in form order. */

@@ -14,8 +14,8 @@ import type { GroupKey } from '../positions/order.ts';
 import {
   moveMember,
   type Placement,
-  placeAfter,
-  placeNew,
+  placeAfterIn,
+  placeNewIn,
   removeMember,
 } from '../positions/placement.ts';
 import { cachedSchemaRead } from '../schema-cache/caches.ts';
@@ -27,10 +27,14 @@ import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from 
 import {
   emitModelUpdate,
   findModelState,
+  findNewFieldContext,
   fullFieldsInFormOrder,
+  groupIn,
   loadModelState,
   type ModelState,
   presentModel,
+  summaryOf,
+  withNewField,
 } from './model-state.ts';
 import * as repo from './repo.ts';
 import {
@@ -111,10 +115,7 @@ export async function createField(
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
-      const [state, locales] = await Promise.all([
-        findModelState(trx, itemTypeIdOrKey),
-        siteLocales(trx),
-      ]);
+      const { state, locales, holders } = await findNewFieldContext(trx, itemTypeIdOrKey);
       const owner = state.itemType;
       checkRoomFor('fields_per_item_type', state.fields.length);
       const issues = new Issues('Field');
@@ -137,9 +138,11 @@ export async function createField(
       );
       issues.throwIfAny();
       checkLabelClash(draft, state.fields);
-      const placement = await placeNew(
+      const group = groupOf(draft);
+      const placement = await placeNewIn(
         trx,
-        groupOf(draft),
+        group,
+        groupIn(state, group),
         { kind: 'field', id: draft.id },
         a.position,
       );
@@ -148,8 +151,8 @@ export async function createField(
         ...definition,
         position: placement.position,
       });
-      await fillNewField(trx, row);
-      const entity = presentModel(await loadModelState(trx, owner.id));
+      await fillNewField(trx, row, holders);
+      const entity = presentModel(withNewField(state, summaryOf(row), placement.shifted));
       await emitModelUpdate(tx, presentModel(state), entity);
       return { field: presentField(row), included: [entity] };
     });
@@ -299,7 +302,7 @@ export async function duplicateField(scope: Scope, idOrKey: string): Promise<Fie
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
       const source = await repo.findFieldOrFail(trx, idOrKey);
-      const state = await loadModelState(trx, source.item_type_id);
+      const { state, holders } = await findNewFieldContext(trx, source.item_type_id);
       checkRoomFor('fields_per_item_type', state.fields.length);
       const n = freeCopyNumber(source, state.fields);
       const { seq: _seq, created_at: _created, ...copy } = source;
@@ -312,15 +315,17 @@ export async function duplicateField(scope: Scope, idOrKey: string): Promise<Fie
       const issues = new Issues('Field');
       checkApiKey(issues, draft.api_key, { taken: false });
       issues.throwIfAny();
-      const placement = await placeAfter(
+      const group = groupOf(source);
+      const placement = await placeAfterIn(
         trx,
-        groupOf(source),
+        group,
+        groupIn(state, group),
         { kind: 'field', id: draft.id },
         source.id,
       );
       const row = await repo.insertField(trx, { ...draft, position: placement.position });
-      await fillNewField(trx, row);
-      const entity = presentModel(await loadModelState(trx, source.item_type_id));
+      await fillNewField(trx, row, holders);
+      const entity = presentModel(withNewField(state, summaryOf(row), placement.shifted));
       await emitModelUpdate(tx, presentModel(state), entity);
       return { field: presentField(row), included: [entity] };
     });

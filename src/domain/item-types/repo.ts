@@ -1,4 +1,4 @@
-import type { EnvQueryable } from '../../db/environment-scope.ts';
+import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow, NewItemType } from '../../db/schema.ts';
 import type { ItemTypeChildren } from '../../presenters/item-type.ts';
 
@@ -43,6 +43,50 @@ export async function saveItemType(db: EnvQueryable, row: ItemTypeRow): Promise<
 
 export async function deleteItemType(db: EnvQueryable, id: string): Promise<void> {
   await db.deleteFrom('item_types').where('id', '=', id).execute();
+}
+
+/** What creating a model checks and takes before it writes. */
+export type NewModelFacts = {
+  count: number;
+  nameTaken: boolean;
+  apiKeyTaken: boolean;
+  draftModeDefault: boolean;
+};
+
+/**
+ * The environment's number of models, whether this (case-insensitive) name or this api_key
+ * is taken, and the project's default draft mode: one statement, the project's site row
+ * with the environment's tables in subqueries (each rendered by the scoped handle).
+ */
+export async function newModelFacts(
+  tx: ScopedTransaction,
+  name: string,
+  apiKey: string,
+): Promise<NewModelFacts> {
+  const models = () => tx.db.selectFrom('item_types');
+  const row = await tx.project
+    .selectFrom('site')
+    .select((eb) => [
+      'draft_mode_default',
+      models()
+        .select((m) => m.fn.countAll<string>().as('count'))
+        .as('count'),
+      eb
+        .exists(
+          models()
+            .select('id')
+            .where((m) => m(m.fn('lower', ['name']), '=', name.toLowerCase())),
+        )
+        .as('name_taken'),
+      eb.exists(models().select('id').where('api_key', '=', apiKey)).as('api_key_taken'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    count: Number(row.count),
+    nameTaken: Boolean(row.name_taken),
+    apiKeyTaken: Boolean(row.api_key_taken),
+    draftModeDefault: row.draft_mode_default,
+  };
 }
 
 /** Is another model already using this (case-insensitive) name, or this api_key? One query for both. */

@@ -104,16 +104,20 @@ async function checkNewIds(
   issues.throwIfAny();
 }
 
+type Clash = Pick<RuleContext, 'nameTaken' | 'apiKeyTaken'>;
+
+/** Checks the model; `clash` when the caller already read it, else read here if needed. */
 async function checkAndBuild(
   trx: EnvTrx,
   before: ItemTypeDraft | null,
   next: ItemTypeDraft,
   input: ItemTypeInput,
   fields: RuleContext['fields'],
+  clash?: Clash,
 ): Promise<ItemTypeDraft> {
   // An unchanged workflow is still there: the foreign key forbids deleting it.
   const checkWorkflow = next.workflow_id !== null && next.workflow_id !== before?.workflow_id;
-  const [workflow, clash] = await Promise.all([
+  const [workflow, taken] = await Promise.all([
     checkWorkflow
       ? trx
           .selectFrom('workflows')
@@ -122,15 +126,16 @@ async function checkAndBuild(
           .executeTakeFirst()
       : Promise.resolve(next.workflow_id === null ? undefined : { id: next.workflow_id }),
     // Unique indexes keep an unchanged name and api_key free of clashes.
-    before && next.name === before.name && next.api_key === before.api_key
-      ? { nameTaken: false, apiKeyTaken: false }
-      : repo.clashingItemType(trx, next.name, next.api_key, before ? before.id : null),
+    clash ??
+      (before && next.name === before.name && next.api_key === before.api_key
+        ? { nameTaken: false, apiKeyTaken: false }
+        : repo.clashingItemType(trx, next.name, next.api_key, before ? before.id : null)),
   ]);
   return validateItemType(before, next, input, {
     isCreate: before === null,
     fields,
     workflowExists: workflow !== undefined,
-    ...clash,
+    ...taken,
   });
 }
 
@@ -142,14 +147,18 @@ export async function createItemType(
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
-      checkRoomFor('item_types', await repo.countItemTypes(trx));
+      const id = input.id ?? generateId();
+      // The name and api_key asked for, which the one read before any write checks.
+      const asked = applyItemTypeInput(newItemTypeDraft(id, false), input);
+      const facts = await repo.newModelFacts(tx, asked.name, asked.api_key);
+      checkRoomFor('item_types', facts.count);
       await checkNewIds(trx, input, options);
-      const site = await tx.project
-        .selectFrom('site')
-        .select('draft_mode_default')
-        .executeTakeFirstOrThrow();
-      const base = newItemTypeDraft(input.id ?? generateId(), site.draft_mode_default);
-      const draft = await checkAndBuild(trx, null, applyItemTypeInput(base, input), input, []);
+      const base = newItemTypeDraft(id, facts.draftModeDefault);
+      const next = applyItemTypeInput(base, input);
+      const draft = await checkAndBuild(trx, null, next, input, [], {
+        nameTaken: facts.nameTaken,
+        apiKeyTaken: facts.apiKeyTaken,
+      });
       const row = await repo.insertItemType(trx, draft);
       const menuItem =
         options.skipMenuItemCreation || row.modular_block

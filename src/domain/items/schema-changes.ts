@@ -24,29 +24,39 @@ type FieldChange = Pick<
 const hasValidators = (field: Pick<FieldRow, 'validators'>) =>
   Object.keys(field.validators ?? {}).length > 0;
 
+/** Whether a model has records, and blocks, read in the transaction of the change. */
+export type ValueHolders = { records: boolean; blocks: boolean };
+
 /**
  * A new field: existing records (current and published values) get its default value;
- * with validators, records its default breaks become invalid.
+ * with validators, records its default breaks become invalid. Blocks of a block model get
+ * its default too. `holders` says which of the two tables has rows of the model: a table
+ * without any is left alone (a model's first fields usually come before its records).
  */
 export async function fillNewField(
   trx: EnvTrx,
   field: Pick<FieldRow, 'id' | 'item_type_id' | 'default_value' | 'validators'>,
+  holders: ValueHolders,
 ): Promise<void> {
   const entry = sql`jsonb_build_object(${field.id}::text, ${JSON.stringify(field.default_value ?? null)}::jsonb)`;
-  await trx
-    .updateTable('items')
-    .set({
-      item_values: sql`item_values || ${entry}`,
-      published_values: sql`CASE WHEN published_values IS NULL THEN NULL ELSE published_values || ${entry} END`,
-    })
-    .where('item_type_id', '=', field.item_type_id)
-    .execute();
-  await trx
-    .updateTable('blocks')
-    .set({ item_values: sql`item_values || ${entry}` })
-    .where('item_type_id', '=', field.item_type_id)
-    .execute();
-  if (hasValidators(field)) await refreshRecords(trx, field.item_type_id);
+  if (holders.records) {
+    await trx
+      .updateTable('items')
+      .set({
+        item_values: sql`item_values || ${entry}`,
+        published_values: sql`CASE WHEN published_values IS NULL THEN NULL ELSE published_values || ${entry} END`,
+      })
+      .where('item_type_id', '=', field.item_type_id)
+      .execute();
+  }
+  if (holders.blocks) {
+    await trx
+      .updateTable('blocks')
+      .set({ item_values: sql`item_values || ${entry}` })
+      .where('item_type_id', '=', field.item_type_id)
+      .execute();
+  }
+  if (holders.records && hasValidators(field)) await refreshRecords(trx, field.item_type_id);
 }
 
 /**

@@ -1,19 +1,18 @@
+import { sql } from 'kysely';
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import type { MenuItemRow, SchemaMenuItemRow } from '../../db/schema.ts';
 import { loadTree, type MenuTable, relayout } from './tree-store.ts';
 
-/** The next free position at the end of a sibling group (1 when empty). */
-async function nextPosition(
-  db: EnvQueryable,
-  table: MenuTable,
-  parentId: string | null,
-): Promise<number> {
-  const row = await db
+/**
+ * The next free position at the end of the top level (1 when empty), as a subquery of the
+ * INSERT that takes it: no round trip of its own. The environment's lock keeps another
+ * change from taking the same position meanwhile.
+ */
+function endOfTopLevel(db: EnvQueryable, table: MenuTable) {
+  return db
     .selectFrom(table)
-    .select((eb) => eb.fn.max<number | null>('position').as('max'))
-    .where('parent_id', parentId === null ? 'is' : '=', parentId)
-    .executeTakeFirst();
-  return (row?.max ?? 0) + 1;
+    .select(sql<number>`coalesce(max(position), 0) + 1`.as('position'))
+    .where('parent_id', 'is', null);
 }
 
 /** The content-navigation entry created with a model, appended at the top level. */
@@ -27,7 +26,7 @@ export async function createLinkedMenuItem(
       id: item.id,
       label: item.label,
       external_url: null,
-      position: await nextPosition(trx, 'menu_items', null),
+      position: endOfTopLevel(trx, 'menu_items'),
       open_in_new_tab: false,
       item_type_id: item.itemTypeId,
       item_type_filter_id: null,
@@ -47,7 +46,7 @@ export async function createLinkedSchemaMenuItem(
     .values({
       id: item.id,
       label: null,
-      position: await nextPosition(trx, 'schema_menu_items', null),
+      position: endOfTopLevel(trx, 'schema_menu_items'),
       kind: item.kind,
       item_type_id: item.itemTypeId,
       parent_id: null,

@@ -20,6 +20,21 @@ function placementOf(after: readonly Placed[], moved: Placed[], id: string): Pla
 }
 
 /**
+ * Stores the siblings a new member shifted, not the member itself: the caller inserts it
+ * with the position returned, and an append shifts nobody, so it writes nothing.
+ */
+async function storeAround(
+  trx: EnvTrx,
+  key: GroupKey,
+  before: readonly Placed[],
+  after: readonly Placed[],
+  member: Member,
+): Promise<Placement> {
+  const siblings = after.filter((sibling) => sibling.id !== member.id);
+  return placementOf(after, await storeGroup(trx, key, before, siblings), member.id);
+}
+
+/**
  * Makes room for a member about to be created: at `position` (siblings from there on
  * shift down) or last. The caller inserts the member with the position returned.
  */
@@ -29,22 +44,34 @@ export async function placeNew(
   member: Member,
   position: number | undefined,
 ): Promise<Placement> {
-  const before = await loadGroup(trx, key);
-  const after = withInserted(before, member, position);
-  return placementOf(after, await storeGroup(trx, key, before, after), member.id);
+  return placeNewIn(trx, key, await loadGroup(trx, key), member, position);
 }
 
-/** Makes room for a member about to be created right after `afterId` (a copy of it). */
-export async function placeAfter(
+/** placeNew for a caller that already holds the group's members, read under the lock. */
+export async function placeNewIn(
   trx: EnvTrx,
   key: GroupKey,
+  before: readonly Placed[],
+  member: Member,
+  position: number | undefined,
+): Promise<Placement> {
+  return storeAround(trx, key, before, withInserted(before, member, position), member);
+}
+
+/**
+ * Makes room for a member about to be created right after `afterId` (a copy of it), in a
+ * group whose members the caller holds.
+ */
+export async function placeAfterIn(
+  trx: EnvTrx,
+  key: GroupKey,
+  before: readonly Placed[],
   member: Member,
   afterId: string,
 ): Promise<Placement> {
-  const before = await loadGroup(trx, key);
   const original = before.find((sibling) => sibling.id === afterId);
   const after = withInserted(before, member, original ? original.position + 1 : undefined);
-  return placementOf(after, await storeGroup(trx, key, before, after), member.id);
+  return storeAround(trx, key, before, after, member);
 }
 
 /**
