@@ -26,7 +26,7 @@ import { contextOf, recordAndContext, type StoredItem } from './record-context.t
 import type { RecordGate } from './record-gate.ts';
 import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
-import { checkItemValues } from './values.ts';
+import { checkItemValues, type ValuesToCheck } from './values.ts';
 
 export type ItemInput = {
   id?: string;
@@ -104,18 +104,21 @@ function creatorIdOf(entity: Resource): string | null {
 }
 
 /**
- * A write's values in the shapes it stores: the current values (blocks by id), and the
- * snapshot that versions and published values hold (blocks inline, migration 0007), each
- * serialised once for the statement that writes the row and its version.
+ * A create's or update's values, checked (blocks sent inline resolved through the record's
+ * block session) and in the shapes they are stored: the current values (blocks by id), and
+ * the snapshot that versions and published values hold (blocks inline, migration 0007),
+ * each serialised once for the statement that writes the row and its version.
  */
-function storedShapes(
-  blocks: BlockSession | undefined,
-  fields: readonly ItemField[],
-  values: Record<string, unknown>,
+async function checkedValues(
+  trx: EnvTrx,
+  input: Omit<ValuesToCheck, 'blocks'>,
+  unknownKeys: readonly string[],
 ) {
-  const snapshot = blocks ? blocks.snapshot(fields, values) : values;
+  const blocks = await BlockSession.open(trx, input.itemId, input.fields, input.locales);
+  const values = await checkItemValues(trx, { ...input, blocks }, unknownKeys);
+  const snapshot = blocks ? blocks.snapshot(input.fields, values) : values;
   const json = JSON.stringify(values);
-  return { snapshot, json, snapshotJson: blocks ? JSON.stringify(snapshot) : json };
+  return { blocks, values, snapshot, json, snapshotJson: blocks ? JSON.stringify(snapshot) : json };
 }
 
 /** The version row a write inserts, with the values' JSON the row write also uses. */
@@ -297,13 +300,11 @@ export async function createInTransaction(
       Object.hasOwn(sent, field.api_key) ? sent[field.api_key] : field.default_value,
     ]),
   );
-  const blocks = await BlockSession.open(trx, id, fields, locales);
-  const values = await checkItemValues(
+  const { blocks, values, snapshot, json, snapshotJson } = await checkedValues(
     trx,
-    { model, fields, locales, itemId: id, attributes, blocks },
+    { model, fields, locales, itemId: id, attributes },
     unknownKeys,
   );
-  const { snapshot, json, snapshotJson } = storedShapes(blocks, fields, values);
   const published = !model.draft_mode_active;
   const versionId = generateId();
   const now = new Date();
@@ -411,13 +412,11 @@ export async function updateItem(
     const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
     // Partial update: omitted fields keep their stored values.
     const attributes = { ...byApiKey(fields, before.item_values), ...sent };
-    const blocks = await BlockSession.open(trx, id, fields, locales);
-    const values = await checkItemValues(
+    const { blocks, values, snapshot, json, snapshotJson } = await checkedValues(
       trx,
-      { model, fields, locales, itemId: id, attributes, blocks },
+      { model, fields, locales, itemId: id, attributes },
       unknownKeys,
     );
-    const { snapshot, json, snapshotJson } = storedShapes(blocks, fields, values);
     const published = !model.draft_mode_active;
     const versionId = generateId();
     const now = new Date();
