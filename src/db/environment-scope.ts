@@ -51,7 +51,7 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
 /**
  * A request's view of the database: its environment's tables and the project's, and the
  * environment's schema version read with the request's token (absent outside requests):
- * what schema documents may be served from the cache at (domain/schema-cache).
+ * what schema documents may be served from the cache at (domain/caches).
  */
 export type Scope = Readonly<{
   environment: EnvironmentRef;
@@ -62,7 +62,7 @@ export type Scope = Readonly<{
 
 /**
  * Both handles of one transaction, on the same connection, and where the transaction may
- * take schema documents from the schema cache (domain/schema-cache): the cache of the pool
+ * take schema documents from the schema cache (domain/caches): the cache of the pool
  * it runs on (kept per pool) at the schema version `inEnvironmentTransaction` read under the
  * environment's lock. Null unless the change declared itself a record change (RECORD_CHANGE).
  */

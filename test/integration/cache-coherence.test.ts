@@ -10,9 +10,9 @@ import {
   loadScope,
   RECORD_CHANGE,
 } from '../../src/db/environment-scope.ts';
+import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/caches/caches.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';
 import { publishInTransaction } from '../../src/domain/items/publishing.ts';
-import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/schema-cache/caches.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AuthCache } from '../../src/domain/schema-cache/auth-cache.ts';
-import { RecordCache } from '../../src/domain/schema-cache/record-cache.ts';
-import { SchemaCache } from '../../src/domain/schema-cache/schema-cache.ts';
+import { AuthCache } from '../../src/domain/caches/auth-cache.ts';
+import { RecordCache } from '../../src/domain/caches/record-cache.ts';
+import { SchemaCache } from '../../src/domain/caches/schema-cache.ts';
 
 const at = (environmentNumber: number, version: number) => ({
   environmentNumber,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { TableName } from './types.ts';
 
-// The tables whose rows make up what the schema cache holds (domain/schema-cache): models,
+// The tables whose rows make up what the schema cache holds (domain/caches): models,
 // fields, fieldsets and the locales of the site settings. Any statement on them moves the
 // environment's schema_version (project migration 0007_cache_versions), in the statement's
 // own transaction, so the new version is committed exactly when the change is.

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * What lets a process keep the schema and what a token authenticates to in memory and
- * still see every committed change on its very next request (domain/schema-cache):
+ * still see every committed change on its very next request (domain/caches):
  *
  * - `environments.schema_version` moves whenever a table the schema cache holds changes
  *   in that environment, bumped by statement triggers (environment migration

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * What lets the embedded engine keep records read by id in memory (domain/schema-cache/
+ * What lets the embedded engine keep records read by id in memory (domain/caches/
  * record-cache.ts): a statement that writes an environment's `items` announces the
  * environment's schema on the `fieldhouse_records` channel (the triggers of environment
  * migration 0012_record_announcements), and the engine delivers NOTIFY to its own process

@@ -1,4 +1,4 @@
-import { deepFreeze } from '../schema-cache/deep-freeze.ts';
+import { deepFreeze } from '../caches/deep-freeze.ts';
 import {
   PERMISSION_LISTS,
   ROLE_FLAGS,

@@ -4,8 +4,8 @@ import type { Db } from '../../db/client.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentRow, ProjectDatabase } from '../../db/schema.ts';
 import type { Actor, Permission } from '../actor.ts';
-import { authCacheOf } from '../schema-cache/caches.ts';
-import { deepFreeze } from '../schema-cache/deep-freeze.ts';
+import { authCacheOf } from '../caches/caches.ts';
+import { deepFreeze } from '../caches/deep-freeze.ts';
 import { recordCmaAccess } from './last-access.ts';
 import { finalPermissions, ownPermissions } from './permissions.ts';
 import type { RoleAttributes } from './role-attributes.ts';
@@ -64,7 +64,7 @@ type Kept = { found: Authenticated; lastAccessAt: Date | null };
  * On PostgreSQL it is read on every request: a deleted or regenerated token and a changed
  * role take effect on the very next request, in every process sharing the database.
  * Embedded, one process owns the database and is told of every committed change to what
- * this reads before the change's statement returns (schema-cache/caches.ts): the answer
+ * this reads before the change's statement returns (caches/caches.ts): the answer
  * is kept until then, and a request needs no statement for it.
  */
 export async function authenticate(

@@ -3,6 +3,7 @@ import type { FieldRow } from '../../db/schema.ts';
 import { presentField } from '../../presenters/field.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { checkApiKey } from '../api-key.ts';
+import { cachedSchemaRead } from '../caches/caches.ts';
 import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
@@ -18,7 +19,6 @@ import {
   placeNewIn,
   removeMember,
 } from '../positions/placement.ts';
-import { cachedSchemaRead } from '../schema-cache/caches.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldInput, NewFieldInput } from './attributes.ts';
 import { loadCheckContext, siteLocales } from './check-context.ts';

@@ -8,6 +8,7 @@ import type { ItemTypeRow, MenuItemRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
+import { cachedSchemaRead } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { findModelState, listModelStates, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
@@ -21,7 +22,6 @@ import {
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
 import { checkNewId } from '../new-ids.ts';
-import { cachedSchemaRead } from '../schema-cache/caches.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { ItemTypeInput } from './attributes.ts';
 import { duplicateItemTypeRows } from './duplicate.ts';

@@ -3,9 +3,9 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
 import { executePrepared, preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
+import { cachedRecordRead, cachedSchemaRead, readsSchemaCache } from '../caches/caches.ts';
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
-import { cachedRecordRead, cachedSchemaRead, readsSchemaCache } from '../schema-cache/caches.ts';
 import { ITEM_FIELD_COLUMNS, type ItemField } from './model-fields.ts';
 
 /**
