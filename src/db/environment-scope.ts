@@ -1,4 +1,15 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import {
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RawBuilder,
+  type RootOperationNode,
+  sql,
+  type Transaction,
+  type UnknownRow,
+} from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import type { Db } from './client.ts';
 import { throughWriteGate } from './environment-write-gate.ts';
@@ -60,17 +71,29 @@ export type Scope = Readonly<{
   schemaVersion?: string;
 }>;
 
+/** A pool's caches (domain/caches) at a schema version read under the environment's lock. */
+export type CachePlace = Readonly<{ pool: Db; version: string }>;
+
 /**
  * Both handles of one transaction, on the same connection, and where the transaction may
- * take schema documents from the schema cache (domain/caches): the cache of the pool
- * it runs on (kept per pool) at the schema version `inEnvironmentTransaction` read under the
- * environment's lock. Null unless the change declared itself a record change (RECORD_CHANGE).
+ * take documents from the caches (domain/caches), kept per pool: those of the pool it runs
+ * on, at the schema version `inEnvironmentTransaction` read under the environment's lock.
+ *
+ * - `schemaAt`: schema documents, for the whole transaction. Null unless the change
+ *   declared itself a record change (RECORD_CHANGE).
+ * - `atEntry()`: schema documents and records, for any change, until the transaction sends
+ *   its first statement after entering; null from then on. Under the lock no other change
+ *   commits, so what the caches mirror at that version is exactly what the database holds
+ *   until the transaction itself writes. The first statement closes it, read or write, as
+ *   it goes out (FirstStatementGate): a read after a write cannot reach the caches,
+ *   whoever calls it and however deep, with no flag for a caller to forget.
  */
 export type ScopedTransaction = Readonly<{
   environment: EnvironmentRef;
   db: EnvTrx;
   project: Trx;
-  schemaAt: Readonly<{ pool: Db; version: string }> | null;
+  schemaAt: CachePlace | null;
+  atEntry: () => CachePlace | null;
 }>;
 
 /** Whether a scope is a transaction's (only ScopedTransaction carries `schemaAt`). */
@@ -139,11 +162,32 @@ export function scopeFor(db: Db, environment: EnvironmentRef, schemaVersion?: st
 export function scopedTransaction(
   trx: Trx,
   environment: EnvironmentRef,
-  schemaAt: ScopedTransaction['schemaAt'] = null,
+  schemaAt: CachePlace | null = null,
+  atEntry: () => CachePlace | null = () => null,
 ): ScopedTransaction {
   const db = trx.withSchema(environment.schemaName) as unknown as EnvTrx;
   schemaOfHandle.set(db, environment.schemaName);
-  return { environment, db, project: trx, schemaAt };
+  return { environment, db, project: trx, schemaAt, atEntry };
+}
+
+/**
+ * Open until a transaction's handles send their first statement. Kysely passes every
+ * statement it builds through `transformQuery` before sending it; a prepared shape
+ * (prepared.ts), compiled once, passes only through `transformResult` when it returns,
+ * which closes the gate before any code awaiting it runs on.
+ */
+class FirstStatementGate implements KyselyPlugin {
+  open = true;
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    this.open = false;
+    return args.node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    this.open = false;
+    return args.result;
+  }
 }
 
 // Arbitrary constant naming environment schema locks: pg_advisory_xact_lock(KEY, number).
@@ -210,7 +254,8 @@ export type ChangeOptions = Readonly<{ readsSchemaCache?: boolean }>;
  * (a model's singleton link is written last). No other change to the environment's schema
  * commits while the lock is held, so the version read under it is the schema such a change
  * reads, and its reads may be served from the schema cache at that version. A change that
- * writes schema rows reads the schema as its own writes left it, never from the cache.
+ * writes schema rows reads the schema as its own writes left it: from the cache only in
+ * its first read, before it writes anything (ScopedTransaction's `atEntry`).
  */
 export const RECORD_CHANGE: ChangeOptions = { readsSchemaCache: true };
 
@@ -254,13 +299,14 @@ export async function inEnvironmentTransaction<T>(
           'Maintenance mode is active: the primary environment is read-only',
         );
       }
+      const locked: CachePlace = { pool: scope.project, version: current.schema_version };
+      const gate = new FirstStatementGate();
       return fn(
         scopedTransaction(
-          trx,
+          trx.withPlugin(gate),
           environmentRef(current),
-          options.readsSchemaCache
-            ? { pool: scope.project, version: current.schema_version }
-            : null,
+          options.readsSchemaCache ? locked : null,
+          () => (gate.open ? locked : null),
         ),
       );
     }),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildField, buildModel, buildRecord } from '../support/factories.ts';
-import { roundTripsOf } from '../support/round-trips.ts';
+import { transactionOf } from '../support/round-trips.ts';
 import { useTestServer } from '../support/server.ts';
 
 // Field create and model create are most of a migration script's requests: these pin the
@@ -9,30 +9,6 @@ import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 const client = server.client();
-
-/**
- * The statements of the one change `fn` makes, from its BEGIN (sent with the environment
- * entry) to its COMMIT: writes named by their table, reads as `select`. The
- * in-process delivery worker's polls run on their own and are left out.
- */
-async function transactionOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const sent = (await roundTripsOf(fn)).filter(
-    (text) => !/webhook_calls|scheduled_actions/.test(text),
-  );
-  const start = sent.findIndex((text) =>
-    text.startsWith('begin; SELECT * FROM enter_environment('),
-  );
-  const end = sent.indexOf('commit', start);
-  assert.ok(start >= 0 && end > start, sent.join('\n'));
-  return sent.slice(start, end + 1).map((text) => {
-    if (text === 'commit' || text.startsWith('begin;')) return text.split('(')[0] ?? text;
-    // Writes by their table; reads (models with subqueries) only as reads.
-    const write = /^(insert into|update) "env_\d+"\."(\w+)"|^(insert into|update) "(\w+)"/.exec(
-      text,
-    );
-    return write ? `${write[1] ?? write[3]} ${write[2] ?? write[4]}` : (text.split(' ')[0] ?? '');
-  });
-}
 
 describe('round trips of schema writes', () => {
   test('a field create: the model read once, the insert, the event', async () => {

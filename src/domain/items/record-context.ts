@@ -197,9 +197,9 @@ async function readRecord(
 
 /**
  * A record and its model's context for a request or a record write: the row alone (which
- * a request on the embedded engine may find kept in memory: cachedRecordRead), then the
- * context from the schema cache at the scope's version (no statement when kept).
- * Without a version, both in one statement. The row is read as `recordWithContext` reads
+ * a request, or a change's first read, on the embedded engine may find kept in memory:
+ * cachedRecordRead), then the context from the schema cache at the scope's version (no
+ * statement when kept). Without a version, both in one statement. The row is read as `recordWithContext` reads
  * it: a write's lock on its environment keeps other writes from changing it meanwhile.
  */
 export async function recordAndContext(
