@@ -12,7 +12,9 @@ import {
 } from '../../src/db/environment-scope.ts';
 import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/caches/caches.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';
+import { cachedModelState, findModelState } from '../../src/domain/fields/model-state.ts';
 import { publishInTransaction } from '../../src/domain/items/publishing.ts';
+import { recordAndContext } from '../../src/domain/items/record-context.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
@@ -77,6 +79,22 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
     (await reader.itemTypes.find(model.id)).fields.map((f) => f.id),
     [field.id],
   );
+
+  // A change reads first from its own process's cache when kept at the version it read
+  // under the lock: one committed through the other process moved that version, so the
+  // next change acts on what it left. A refused update keeps what it read; so does a read.
+  await rejectsWithApiError(
+    writer.fields.update(field.id, { api_key: 'Bad Key' }),
+    'INVALID_FIELD',
+  );
+  await writer.itemTypes.find(model.id);
+  await reader.fields.update(field.id, { label: 'Label from B' });
+  const updated = await writer.fields.update(field.id, { hint: 'from A' });
+  assert.equal(updated.label, 'Label from B');
+  assert.equal((await reader.fields.find(field.id)).label, 'Label from B');
+  await reader.itemTypes.update(model.id, { hint: 'from B' });
+  assert.equal((await writer.itemTypes.update(model.id, { name: 'Article A' })).hint, 'from B');
+  assert.equal((await reader.itemTypes.find(model.id)).hint, 'from B');
 
   await writer.fields.update(field.id, { hint: 'changed' });
   assert.equal((await reader.fields.find(field.id)).hint, 'changed');
@@ -298,6 +316,83 @@ test('a record read by id is kept only where record writes are announced, and ev
     server.db,
   );
   assert.equal((await client.items.find(small.id)).title, 'Unannounced');
+});
+
+/**
+ * A change reads first from the caches at the version it read under the environment's lock
+ * (the record cache on the embedded engine only): whatever a read kept before a raw SQL
+ * change, the change acts on what the database holds, and once it has sent a statement it
+ * reads the database, its own writes included.
+ */
+test('a change acts on the state it finds under the lock, and reads its own writes', async () => {
+  const server = await startServer();
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'memo', name: 'Memo' });
+  const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  await buildField(client, { itemTypeId: model.id, api_key: 'body' });
+  const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'One' });
+
+  // Each kept first (a refused update, a read), then changed by raw SQL, then changed.
+  await rejectsWithApiError(
+    client.fields.update(title.id, { api_key: 'Bad Key' }),
+    'INVALID_FIELD',
+  );
+  await sql`UPDATE env_1.fields SET label = 'Raw label' WHERE id = ${title.id}`.execute(server.db);
+  assert.equal((await client.fields.update(title.id, { hint: 'after' })).label, 'Raw label');
+  assert.equal((await client.fields.find(title.id)).label, 'Raw label');
+  await client.itemTypes.find(model.id);
+  await sql`UPDATE env_1.item_types SET name = 'Raw name' WHERE id = ${model.id}`.execute(
+    server.db,
+  );
+  assert.equal((await client.itemTypes.update(model.id, { hint: 'after' })).name, 'Raw name');
+  assert.equal((await client.itemTypes.find(model.id)).name, 'Raw name');
+  assert.equal((await client.items.find(record.id)).title, 'One');
+  const setTitle = (value: string) =>
+    sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${title.id}::text, ${value}::text)
+      WHERE id = ${record.id}`;
+  await setTitle('Raw').execute(server.db);
+  const updated = await client.items.update(record.id, { body: 'Two' });
+  assert.deepEqual([updated.title, updated.body], ['Raw', 'Two']);
+  assert.equal((await client.items.find(record.id)).title, 'Raw');
+
+  // In one transaction: the caches until its first statement (a prepared read here), then
+  // the database, which holds its own writes.
+  await client.itemTypes.find(model.id);
+  assert.equal((await client.items.find(record.id)).title, 'Raw');
+  const scope = await loadScope(server.db);
+  const version = await schemaVersion(server.db);
+  const rollBack = new Error('roll back');
+  await assert.rejects(
+    inEnvironmentTransaction(scope, async (tx) => {
+      assert.deepEqual(tx.atEntry(), { pool: server.db, version });
+      await findModelState(tx.db, model.id);
+      assert.equal(tx.atEntry(), null);
+      await sql`UPDATE env_1.item_types SET name = 'Own write' WHERE id = ${model.id}`.execute(
+        tx.db,
+      );
+      assert.equal((await cachedModelState(tx, model.id)).itemType.name, 'Own write');
+      throw rollBack;
+    }),
+    (error) => error === rollBack,
+  );
+  await assert.rejects(
+    inEnvironmentTransaction(
+      scope,
+      async (tx) => {
+        await setTitle('Own write').execute(tx.db);
+        assert.equal(tx.atEntry(), null);
+        const found = await recordAndContext(tx, record.id);
+        assert.equal(found?.row.item_values[title.id], 'Own write');
+        throw rollBack;
+      },
+      RECORD_CHANGE,
+    ),
+    (error) => error === rollBack,
+  );
+  // Rolled back: what was kept before is still what the database holds.
+  assert.equal((await client.itemTypes.find(model.id)).name, 'Raw name');
+  assert.equal((await client.items.find(record.id)).title, 'Raw');
+  assert.equal((await client.items.update(record.id, { body: 'Three' })).title, 'Raw');
 });
 
 /** A record write's refusal: its INVALID_FIELD details' code for `field`. */

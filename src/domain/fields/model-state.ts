@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
-import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope.ts';
+import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
+import { cachedSchemaRead } from '../caches/caches.ts';
 import { NotFound } from '../errors.ts';
 import { arrangeChildren } from '../item-types/repo.ts';
 import type { ValueHolders } from '../items/schema-changes.ts';
@@ -122,6 +123,21 @@ export async function listModelStates(db: EnvQueryable): Promise<ModelState[]> {
 /** The state of the model with this id or, failing that, this api_key. */
 export async function findModelState(db: EnvQueryable, idOrApiKey: string): Promise<ModelState> {
   return pickByIdOrApiKey(await selectModelStates(db, 'idOrApiKey', idOrApiKey), idOrApiKey);
+}
+
+/**
+ * The state of the model with this id or api_key from the schema cache at the scope's
+ * version (no statement when kept), else loaded and kept: for a request, and for a change's
+ * first read (ScopedTransaction's `atEntry`), which a request's read at the same version
+ * spares. Frozen: a change copies what it alters.
+ */
+export async function cachedModelState(
+  scope: Scope | ScopedTransaction,
+  idOrApiKey: string,
+): Promise<ModelState> {
+  return cachedSchemaRead(scope, `model-state:${idOrApiKey}`, () =>
+    findModelState(scope.db, idOrApiKey),
+  );
 }
 
 /** What adding a field to a model reads before it writes. */

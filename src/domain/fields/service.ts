@@ -1,4 +1,9 @@
-import { type EnvTrx, inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import {
+  type EnvTrx,
+  inEnvironmentTransaction,
+  type Scope,
+  type ScopedTransaction,
+} from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
 import { presentField } from '../../presenters/field.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
@@ -92,6 +97,22 @@ export async function relatedFields(scope: Scope, itemTypeIdOrKey: string): Prom
   );
   const seen = new Set(referencing.map((field) => field.id));
   return [...referencing, ...links.filter((field) => !seen.has(field.id))].map(presentField);
+}
+
+/**
+ * A field with its model's state, as a change reads it first: from the schema cache at the
+ * version read under the lock when kept (ScopedTransaction's `atEntry`), else loaded in one
+ * statement and kept. Frozen: a change copies what it alters.
+ */
+async function fieldWithModelAtEntry(
+  tx: ScopedTransaction,
+  idOrKey: string,
+): Promise<{ field: FieldRow; state: ModelState }> {
+  return cachedSchemaRead(tx, `field-state:${idOrKey}`, async () => {
+    const found = await repo.findFieldWithModel(tx.db, idOrKey);
+    if (!found) throw new NotFound('Field', idOrKey);
+    return found;
+  });
 }
 
 /** Checks the definition against the registry when the request touched it. */
@@ -188,9 +209,7 @@ export async function updateField(
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
-      const found = await repo.findFieldWithModel(trx, idOrKey);
-      if (!found) throw new NotFound('Field', idOrKey);
-      const { field: before, state } = found;
+      const { field: before, state } = await fieldWithModelAtEntry(tx, idOrKey);
       const a = input.attributes;
       const definitionTouched = touchesDefinition(a);
       const locales = definitionTouched ? await siteLocales(trx) : [];
@@ -276,8 +295,7 @@ async function moveIfAsked(
 export async function destroyField(scope: Scope, idOrKey: string): Promise<FieldChange> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
-    const field = await repo.findFieldOrFail(trx, idOrKey);
-    const state = await loadModelState(trx, field.item_type_id);
+    const { field, state } = await fieldWithModelAtEntry(tx, idOrKey);
     await refuseIfSlugSource(trx, field);
     await releaseRelationships(
       trx,

@@ -10,7 +10,7 @@ import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
-import { findModelState, listModelStates, presentModel } from '../fields/model-state.ts';
+import { cachedModelState, listModelStates, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { dropBlocksOfModel } from '../items/block-removal.ts';
 import { refreshRecords } from '../items/refresh.ts';
@@ -71,8 +71,9 @@ export async function listItemTypes(scope: Scope): Promise<readonly Resource[]> 
 }
 
 export async function findItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
+  // Through the cached state, which a change to the model then reads first (updateItemType).
   return cachedSchemaRead(scope, `model:${idOrApiKey}`, async () =>
-    presentModel(await findModelState(scope.db, idOrApiKey)),
+    presentModel(await cachedModelState(scope, idOrApiKey)),
   );
 }
 
@@ -192,8 +193,9 @@ export async function updateItemType(
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
       // Updating a model leaves its fields and fieldsets as they are: one read serves
-      // the rules and both the previous and the new presentation.
-      const state = await findModelState(trx, idOrApiKey);
+      // the rules and both the previous and the new presentation. The first read: from the
+      // schema cache at the locked version when kept.
+      const state = await cachedModelState(tx, idOrApiKey);
       const before = state.itemType;
       const draft = await checkAndBuild(
         trx,
@@ -291,8 +293,10 @@ export async function destroyItemType(
 ): Promise<Resource> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
-    const target = await findOrFail(trx, idOrApiKey);
-    const deleted = await present(trx, target);
+    // The first read, from the schema cache at the locked version when kept.
+    const state = await cachedModelState(tx, idOrApiKey);
+    const target = state.itemType;
+    const deleted = presentModel(state);
     const affectedIds = await detachReferences(trx, target);
     const affected =
       affectedIds.length === 0
