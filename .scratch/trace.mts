@@ -1,0 +1,16 @@
+import { startTestServer } from '../test/support/server.ts';
+import { roundTripsOf } from '../test/support/round-trips.ts';
+import { buildModel, buildField } from '../test/support/factories.ts';
+const server = await startTestServer();
+const client = server.client();
+const w = await client.webhooks.create({ name: 'w', url: 'http://127.0.0.1:9/x', custom_payload: null, headers: {}, events: [{ entity_type: 'item_type', event_types: ['update'] }], http_basic_user: null, http_basic_password: null });
+await client.webhooks.update(w.id, { headers: { a: '1' } });
+console.log('--- webhook update');
+for (const s of await roundTripsOf(() => client.webhooks.update(w.id, { headers: { a: '2' } }))) console.log(s.slice(0, 160));
+const m = await buildModel(client);
+await buildField(client, { itemTypeId: m.id });
+console.log('--- field create');
+for (const s of await roundTripsOf(() => buildField(client, { itemTypeId: m.id }))) console.log(s.slice(0, 160));
+console.log('--- model create');
+for (const s of await roundTripsOf(() => buildModel(client))) console.log(s.slice(0, 160));
+await server.close();
