@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     {
       ...serverEnv(database),
       FIELDHOUSE_ADMIN_TOKEN: TOKEN,
-      FIELDHOUSE_COUNT_QUERIES: '1',
+      FIELDHOUSE_COUNT_QUERIES: process.env.FIELDHOUSE_COUNT_QUERIES ?? '1',
       LOG_LEVEL: 'info',
       PORT: '0',
     },

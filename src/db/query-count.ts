@@ -5,8 +5,8 @@ import type { LogEvent } from 'kysely';
  * only when it cannot travel with its transaction's first statement, folded-begin-dialect.ts),
  * kept only when FIELDHOUSE_COUNT_QUERIES=1 (or sql): the latency bench reads it per
  * request from a response header, to see round trips that timings alone would hide. With
- * FIELDHOUSE_COUNT_QUERIES=sql each statement's text also goes to stderr, one line each,
- * to see which statements a request sent.
+ * FIELDHOUSE_COUNT_QUERIES=sql each statement's time and text also go to stderr, one line
+ * each, to see which statements a request sent and what each cost.
  */
 const mode = process.env.FIELDHOUSE_COUNT_QUERIES;
 export const countingQueries = mode === '1' || mode === 'sql';
@@ -22,7 +22,10 @@ export function queriesSent(): number {
 export const queryCounter: ((event: LogEvent) => void) | undefined = countingQueries
   ? (event) => {
       sent++;
-      if (printingQueries) process.stderr.write(`${statementText(event).replace(/\s+/g, ' ')}\n`);
+      if (printingQueries) {
+        const ms = event.queryDurationMillis.toFixed(3);
+        process.stderr.write(`${ms} ms ${statementText(event).replace(/\s+/g, ' ')}\n`);
+      }
     }
   : undefined;
 

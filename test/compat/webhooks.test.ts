@@ -5,6 +5,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { apiError, errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
 import { webhookBody } from '../support/factories.ts';
 import { tokenWithFlags } from '../support/limited-token.ts';
+import { roundTripsOf } from '../support/round-trips.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
@@ -227,6 +228,31 @@ describe('webhooks through the official client', () => {
     );
     // Keeping its own name is not a clash.
     assert.equal((await client.webhooks.update(taken.id, { name: taken.name })).name, taken.name);
+    // The name travels as a quoted literal in the update's first statement: quotes,
+    // backslashes and SQL are only text.
+    const quoted = `It's a "hook" \\ '); DROP TABLE webhooks; --`;
+    assert.equal((await client.webhooks.update(taken.id, { name: quoted })).name, quoted);
+    await rejectsField(
+      client.webhooks.update(other.id, { name: quoted }),
+      'name',
+      'VALIDATION_UNIQUENESS',
+    );
+    assert.equal((await client.webhooks.find(other.id)).name, other.name);
+  });
+
+  test('an update is one locked read (with the name check) sent with BEGIN, the write, COMMIT', async () => {
+    const webhook = await client.webhooks.create(webhookBody());
+    const sent = await roundTripsOf(() =>
+      client.webhooks.update(webhook.id, { name: `${webhook.name} renamed`, headers: { A: '1' } }),
+    );
+    // Its transaction (PostgreSQL reads the token before it; the in-process delivery
+    // worker's polls run on their own).
+    const transaction = sent.filter((text) => !/webhook_calls|scheduled_actions/.test(text));
+    const begin = transaction.findIndex((text) => text.startsWith('begin'));
+    assert.deepEqual(
+      transaction.slice(begin).map((text) => text.split(' ').slice(0, 3).join(' ')),
+      ['begin; select *,', 'update "webhooks" set', 'commit'],
+    );
   });
 
   test('10 concurrent creates with one name give one webhook and 9 uniqueness errors', async () => {

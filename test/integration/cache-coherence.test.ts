@@ -10,6 +10,7 @@ import {
   loadScope,
   RECORD_CHANGE,
 } from '../../src/db/environment-scope.ts';
+import { authenticate } from '../../src/domain/auth/tokens.ts';
 import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/caches/caches.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';
 import { cachedModelState, findModelState } from '../../src/domain/fields/model-state.ts';
@@ -20,6 +21,7 @@ import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
+import { roundTripsOf } from '../support/round-trips.ts';
 import { startTestServer } from '../support/server.ts';
 
 const ADMIN_TOKEN = 'cache-coherence-admin-token-01';
@@ -544,15 +546,19 @@ if (TEST_ENGINE === 'embedded') {
     await handle.listenInProcess?.('fieldhouse_cache', (payload) => payloads.push(payload));
     const { db } = handle;
 
+    // A schema change names its environment's schema and the version it moved to.
     await sql`UPDATE env_1.site_settings SET timezone = timezone`.execute(db);
-    assert.deepEqual(payloads, ['env_1']);
+    const first = await schemaVersion(db);
+    assert.deepEqual(payloads, [`env_1:${first}`]);
 
     await db.transaction().execute(async (trx) => {
       await sql`UPDATE roles SET name = name`.execute(trx);
       await sql`UPDATE env_1.item_types SET hint = hint`.execute(trx);
-      assert.deepEqual(payloads, ['env_1'], 'nothing is announced before the commit');
+      assert.equal(payloads.length, 1, 'nothing is announced before the commit');
     });
-    assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
+    const second = await schemaVersion(db);
+    assert.ok(BigInt(second) > BigInt(first));
+    assert.deepEqual(payloads, [`env_1:${first}`, 'roles', `env_1:${second}`]);
 
     await assert.rejects(
       db.transaction().execute(async (trx) => {
@@ -563,6 +569,32 @@ if (TEST_ENGINE === 'embedded') {
     // A token's last-use stamp and an environment's last-change stamp announce nothing.
     await sql`UPDATE access_tokens SET last_cma_access_at = now()`.execute(db);
     await sql`UPDATE environments SET last_data_change_at = now()`.execute(db);
-    assert.deepEqual(payloads, ['env_1', 'roles', 'env_1']);
+    assert.deepEqual(payloads, [`env_1:${first}`, 'roles', `env_1:${second}`]);
+  });
+
+  test('embedded: after a schema change the next request reads no token, and works at the new version', async () => {
+    const server = await startServer();
+    const client = server.client();
+    const model = await buildModel(client);
+    const field = await buildField(client, { itemTypeId: model.id });
+    await client.fields.find(field.id);
+
+    await client.fields.update(field.id, { hint: 'moved' });
+    const sent = await roundTripsOf(async () => {
+      assert.equal((await client.fields.find(field.id)).hint, 'moved');
+    });
+    assert.ok(!sent.some((text) => text.includes('access_tokens')), sent.join('\n'));
+    const authenticated = await authenticate(server.db, server.adminToken, null);
+    assert.equal(authenticated?.environment?.schema_version, await schemaVersion(server.db));
+    // The field's document was loaded once at the new version, and is kept there.
+    assert.deepEqual(await roundTripsOf(() => client.fields.find(field.id)), []);
+
+    // An access change still drops what tokens authenticated to.
+    await sql`UPDATE roles SET name = name`.execute(server.db);
+    const again = await roundTripsOf(() => client.fields.find(field.id));
+    assert.ok(
+      again.some((text) => text.includes('access_tokens')),
+      again.join('\n'),
+    );
   });
 }

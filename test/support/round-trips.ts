@@ -25,7 +25,7 @@ export async function roundTripsOf(fn: () => Promise<unknown>): Promise<string[]
 
 /**
  * The statements of the one change `fn` makes, from its BEGIN (sent with the environment
- * entry) to its COMMIT: writes named by their table, reads as `select`. The
+ * entry) to its COMMIT: writes named by their tables, reads as `select`. The
  * in-process delivery worker's polls run on their own and are left out.
  */
 export async function transactionOf(fn: () => Promise<unknown>): Promise<string[]> {
@@ -39,10 +39,11 @@ export async function transactionOf(fn: () => Promise<unknown>): Promise<string[
   assert.ok(start >= 0 && end > start, sent.join('\n'));
   return sent.slice(start, end + 1).map((text) => {
     if (text === 'commit' || text.startsWith('begin;')) return text.split('(')[0] ?? text;
-    // Writes by their table; reads (models with subqueries) only as reads.
-    const write = /^(insert into|update) "env_\d+"\."(\w+)"|^(insert into|update) "(\w+)"/.exec(
-      text,
-    );
-    return write ? `${write[1] ?? write[3]} ${write[2] ?? write[4]}` : (text.split(' ')[0] ?? '');
+    // Reads (models with subqueries) only as reads; writes, CTEs included, by their tables.
+    if (text.startsWith('select')) return 'select';
+    const writes = [
+      ...text.matchAll(/(insert into|update|delete from) (?:"env_\d+"\.)?"(\w+)"/g),
+    ].map(([, verb, table]) => `${verb} ${table}`);
+    return writes.length > 0 ? writes.join(' + ') : (text.split(' ')[0] ?? '');
   });
 }

@@ -143,3 +143,28 @@ test('past its limit the record cache drops the least recently kept', () => {
   cache.forget(3);
   assert.equal(cache.get(1, 'a'), 'A again');
 });
+
+test('a schema move is answered for its environment only, the highest announced version winning', () => {
+  const cache = new AuthCache<string>();
+  assert.equal(cache.schemaVersion(1, '10'), '10');
+  cache.schemaMoved(1, '12');
+  cache.schemaMoved(1, '11'); // announced out of order: the sequence's highest is current
+  assert.equal(cache.schemaVersion(1, '10'), '12');
+  assert.equal(cache.schemaVersion(1, '13'), '13', 'an entry read after the move keeps its own');
+  assert.equal(cache.schemaVersion(2, '10'), '10');
+  // Versions compare as numbers, not text.
+  cache.schemaMoved(2, '100');
+  assert.equal(cache.schemaVersion(2, '99'), '100');
+});
+
+test('forgetting drops entries and announced versions, and refuses answers read before it', () => {
+  const cache = new AuthCache<string>();
+  const before = cache.begin();
+  cache.keep('a', 'answer', before);
+  cache.schemaMoved(1, '12');
+  cache.forget();
+  assert.equal(cache.get('a'), undefined);
+  assert.equal(cache.schemaVersion(1, '10'), '10');
+  cache.keep('a', 'stale', before);
+  assert.equal(cache.get('a'), undefined);
+});

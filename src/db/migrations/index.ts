@@ -9,6 +9,7 @@ import * as cacheVersions from './0007_cache_versions.ts';
 import * as enterEnvironment from './0008_enter_environment.ts';
 import * as enterEnvironmentSchemaVersion from './0009_enter_environment_schema_version.ts';
 import * as recordAnnouncements from './0010_record_announcements.ts';
+import * as schemaChangeVersions from './0011_schema_change_versions.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_enter_environment': enterEnvironment,
   '0009_enter_environment_schema_version': enterEnvironmentSchemaVersion,
   '0010_record_announcements': recordAnnouncements,
+  '0011_schema_change_versions': schemaChangeVersions,
 };

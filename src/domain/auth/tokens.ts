@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentRow, ProjectDatabase } from '../../db/schema.ts';
 import type { Actor, Permission } from '../actor.ts';
+import type { AuthCache } from '../caches/auth-cache.ts';
 import { authCacheOf } from '../caches/caches.ts';
 import { deepFreeze } from '../caches/deep-freeze.ts';
 import { recordCmaAccess } from './last-access.ts';
@@ -75,9 +76,9 @@ export async function authenticate(
   const hash = hashToken(token);
   const cache = authCacheOf<Kept>(db);
   const key = `${hash}/${environmentId ?? ''}`;
+  const generation = cache?.begin() ?? 0;
   let kept = cache?.get(key);
   if (!kept) {
-    const generation = cache?.begin() ?? 0;
     const read = await readAuthentication(db, hash, environmentId);
     if (!read) return null;
     kept = read;
@@ -87,10 +88,34 @@ export async function authenticate(
       cache.keep(key, kept, generation);
     }
   }
+  if (cache) kept = atAnnouncedSchemaVersion(cache, key, kept, generation);
   if (await recordCmaAccess(db, kept.found.actor.tokenId, kept.lastAccessAt)) {
     kept.lastAccessAt = new Date();
   }
   return kept.found;
+}
+
+/**
+ * The kept answer with its environment's schema version as last announced: a schema
+ * change since it was kept moved only that version (AuthCache.schemaMoved). The updated
+ * answer replaces the kept one, unless anything was dropped since `generation`.
+ */
+function atAnnouncedSchemaVersion(
+  cache: AuthCache<Kept>,
+  key: string,
+  kept: Kept,
+  generation: number,
+): Kept {
+  const environment = kept.found.environment;
+  if (!environment) return kept;
+  const version = cache.schemaVersion(environment.number, environment.schema_version);
+  if (version === environment.schema_version) return kept;
+  const moved: Kept = {
+    found: deepFreeze({ ...kept.found, environment: { ...environment, schema_version: version } }),
+    lastAccessAt: kept.lastAccessAt,
+  };
+  cache.keep(key, moved, generation);
+  return moved;
 }
 
 /** The token's row joined to its role and to the environment `join` picks. */

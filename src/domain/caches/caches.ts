@@ -53,7 +53,8 @@ export function recordCacheOf(db: Db): RecordCache<unknown> | null {
 /**
  * Embedded: caches what tokens authenticate to and records read by id, and drops them
  * (and the schema documents of the environment named) whenever a trigger announces a
- * committed change. The engine runs the callback before the committing statement's
+ * committed change; a schema change only moves its environment's version in what tokens
+ * authenticate to. The engine runs the callback before the committing statement's
  * promise resolves (test/integration/cache-coherence.test.ts checks it), so the request
  * after a change never finds it cached. Returns the function that stops listening.
  */
@@ -64,9 +65,12 @@ export async function invalidateOnNotify(
   const caches = cachesOf(db);
   const auth = new AuthCache<unknown>();
   const stopAuth = await listen(CHANNEL, (payload) => {
-    auth.forget();
-    // A schema change names its environment's schema; an access change, its table.
-    const number = environmentNumberOf(payload);
+    // A schema change names its environment's schema and the version it moved to
+    // (migration 0011); an access change, its table.
+    const [schemaName = '', version] = payload.split(':');
+    const number = environmentNumberOf(schemaName);
+    if (number === undefined || version === undefined) auth.forget();
+    else auth.schemaMoved(number, version);
     if (number !== undefined) caches.schema.forget(number);
   });
   caches.auth = auth;

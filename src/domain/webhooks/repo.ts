@@ -17,13 +17,39 @@ export async function findWebhook(db: Queryable, id: string): Promise<WebhookRow
   return db.selectFrom('webhooks').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Locks the row so a concurrent update or delete waits for this transaction. */
+/**
+ * Locks the row so a concurrent update or delete waits for this transaction, and says
+ * whether `renamingTo` (when given) is another webhook's name: one statement, sent with
+ * the transaction's BEGIN. Its values go as literals (the id is a row id, the name is
+ * quoted by Kysely), because only a statement without parameters can carry the BEGIN
+ * (db/folded-begin-dialect.ts).
+ */
 export async function findWebhookForUpdate(
   db: Queryable,
   id: string,
-): Promise<WebhookRow | undefined> {
+  renamingTo: string | null = null,
+): Promise<(WebhookRow & { name_taken: boolean }) | undefined> {
   if (!isRowId(id)) return undefined;
-  return db.selectFrom('webhooks').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .select((eb) =>
+      (renamingTo === null
+        ? eb.lit(false)
+        : eb
+            .exists(
+              eb
+                .selectFrom('webhooks as other')
+                .select('other.id')
+                .where('other.name', '=', sql.lit(renamingTo))
+                .whereRef('other.id', '<>', 'webhooks.id'),
+            )
+            .$castTo<boolean>()
+      ).as('name_taken'),
+    )
+    .where('id', '=', sql.lit(id))
+    .forUpdate()
+    .executeTakeFirst();
 }
 
 export async function listWebhooks(db: Queryable): Promise<WebhookRow[]> {

@@ -56,12 +56,12 @@ export async function updateWebhook(
 ): Promise<Resource> {
   try {
     return await db.transaction().execute(async (trx) => {
-      const before = await repo.findWebhookForUpdate(trx, id);
-      if (!before) throw new NotFound('Webhook', id);
+      const found = await repo.findWebhookForUpdate(trx, id, input.name ?? null);
+      if (!found) throw new NotFound('Webhook', id);
+      const { name_taken: nameTaken, ...before } = found;
       const next = applyWebhookInput(draftOf(before), input);
-      const webhook = validateWebhook(next, {
-        nameTaken: await repo.nameTaken(trx, next.name, before.id),
-      });
+      // A name left as it is cannot clash: the unique index holds it.
+      const webhook = validateWebhook(next, { nameTaken });
       return presentWebhook(await repo.saveWebhook(trx, before.id, webhook));
     });
   } catch (error) {
