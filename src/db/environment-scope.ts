@@ -81,7 +81,7 @@ export type CachePlace = Readonly<{ pool: Db; version: string }>;
  *
  * - `schemaAt`: schema documents, for the whole transaction. Null unless the change
  *   declared itself a record change (RECORD_CHANGE).
- * - `atEntry()`: schema documents and records, for any change, until the transaction sends
+ * - `atEntry()`: schema documents, for any change, until the transaction sends
  *   its first statement after entering; null from then on. Under the lock no other change
  *   commits, so what the caches mirror at that version is exactly what the database holds
  *   until the transaction itself writes. The first statement closes it, read or write, as

@@ -321,10 +321,9 @@ test('a record read by id is kept only where record writes are announced, and ev
 });
 
 /**
- * A change reads first from the caches at the version it read under the environment's lock
- * (the record cache on the embedded engine only): whatever a read kept before a raw SQL
- * change, the change acts on what the database holds, and once it has sent a statement it
- * reads the database, its own writes included.
+ * A change reads first from the caches at the version it read under the environment's lock:
+ * whatever a read kept before a raw SQL change, the change acts on what the database holds,
+ * and once it has sent a statement it reads the database, its own writes included.
  */
 test('a change acts on the state it finds under the lock, and reads its own writes', async () => {
   const server = await startServer();

@@ -99,26 +99,22 @@ async function recordWritesAnnounced(db: Db): Promise<boolean> {
 }
 
 /**
- * A record row read by id: kept where record writes are announced (embedded), else loaded.
- * In a request, or as a transaction's first read (ScopedTransaction's `atEntry`): on the
- * embedded engine's one connection, under the environment's lock, a transaction that has
- * sent nothing yet sees exactly the committed rows the cache mirrors. Never later in a
- * transaction, which may see its own uncommitted writes. `load` gives the row and the
- * bytes its values take as stored; a large one is not kept.
+ * A record row read by id in a request (never in a transaction, which may see its own
+ * uncommitted writes): kept where record writes are announced (embedded), else loaded.
+ * `load` gives the row and the bytes its values take as stored; a large one is not kept.
  */
 export async function cachedRecordRead<Row>(
   scope: Scope | ScopedTransaction,
   id: string,
   load: () => Promise<{ row: Row; bytes: number } | undefined>,
 ): Promise<Row | undefined> {
-  const pool = isTransaction(scope) ? scope.atEntry()?.pool : scope.project;
-  const records = pool ? (cachesOf(pool).records as RecordCache<Row> | null) : null;
+  const records = isTransaction(scope)
+    ? null
+    : (cachesOf(scope.project).records as RecordCache<Row> | null);
   if (!records) return (await load())?.row;
   const environmentNumber = scope.environment.number;
   const kept = records.get(environmentNumber, id);
   if (kept !== undefined) return kept;
-  // A transaction's own load cannot be overtaken: the engine's one connection is its own
-  // until it ends, and a commit elsewhere moves the generation before it returns.
   const generation = records.begin(environmentNumber);
   const loaded = await load();
   if (!loaded) return undefined;
