@@ -1,6 +1,14 @@
-import { sql } from 'kysely';
+import {
+  type DeleteResult,
+  type InsertResult,
+  type OperationNodeSource,
+  type QueryCreator,
+  sql,
+  type UpdateResult,
+} from 'kysely';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
-import { preparedShape } from '../db/prepared.ts';
+import { executePrepared, preparedShape } from '../db/prepared.ts';
+import type { ProjectDatabase } from '../db/schema.ts';
 import type { Trx } from '../db/transaction.ts';
 import type { EnvironmentResource } from '../presenters/environment.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
@@ -54,12 +62,36 @@ function matchable(event: SchemaEvent, environment: EnvironmentRef): MatchableEv
 }
 
 /**
+ * An insert, update or delete of any table, built and not yet sent, without RETURNING:
+ * nothing reads its result (a builder given `returning` answers rows of its own, not these
+ * counts, and a select answers rows: the type refuses both).
+ */
+export type UnreadWrite = OperationNodeSource & {
+  execute(): Promise<(InsertResult | UpdateResult | DeleteResult)[]>;
+};
+
+/**
+ * A change's last writes, which its event's insert carries as data-modifying CTEs: one
+ * statement instead of one more each. They run in that statement, after everything the
+ * change sent before it: pass only writes that no read of the change has to see, whose
+ * result nothing needs. Their triggers fire as the statement ends, as they would have.
+ * `fixedShape`: the writes' text never varies but by their schema, so the statement is
+ * prepared (executePrepared); false when it does (an update of the columns that changed).
+ */
+export type LastWrites = Readonly<{ writes: readonly UnreadWrite[]; fixedShape: boolean }>;
+
+/**
  * Records an event of the transaction's environment and its webhook deliveries inside
  * the caller's transaction: the change, its event and its calls commit together or not
- * at all. The payload names the environment as it is when the change commits.
+ * at all. The payload names the environment as it is when the change commits. With
+ * `last`, the change's last writes go in the event's statement (LastWrites).
  */
-export async function emitEvent(tx: ScopedTransaction, event: SchemaEvent): Promise<void> {
-  await recordEvent(tx.project, tx.environment, event);
+export async function emitEvent(
+  tx: ScopedTransaction,
+  event: SchemaEvent,
+  last?: LastWrites,
+): Promise<void> {
+  await recordEvent(tx.project, tx.environment, event, last);
 }
 
 /** An event's columns as the insert writes them (JSON serialised), in this order. */
@@ -78,10 +110,14 @@ type EventColumns = [
  * The event's insert, which brings back the enabled webhooks with the id, saving the
  * fan-out a round trip. Two shapes: a record event may also keep its nested entities.
  */
-function insertEvent(trx: Trx, columns: EventColumns, nested?: [entity: string, previous: string]) {
+function insertEvent(
+  db: QueryCreator<ProjectDatabase>,
+  columns: EventColumns,
+  nested?: [entity: string, previous: string],
+) {
   const [environment, primary, entityType, eventType, entityId, entity, previous, related] =
     columns;
-  return trx
+  return db
     .insertInto('events')
     .values({
       environment,
@@ -118,11 +154,36 @@ const insertNestedEvent = preparedShape(
     insertEvent(trx, columns, [nestedEntity, nestedPrevious]),
 );
 
+/**
+ * The writes as CTEs of the statement that follows (`write_0`, `write_1`… in their order,
+ * which no part of it names): PostgreSQL takes a data-modifying WITH only at the top level
+ * of a statement, so each write is a CTE of its own. A write built on a scoped handle
+ * brings its schema along (its plugins apply as it becomes a node).
+ */
+function withWrites(trx: Trx, writes: readonly UnreadWrite[]): QueryCreator<ProjectDatabase> {
+  return writes.reduce<QueryCreator<ProjectDatabase>>(
+    (db, write, index) => db.with(`write_${index}`, () => sql`(${write})`),
+    trx,
+  );
+}
+
+/** The event's insert carrying the change's last writes: compiled on every call. */
+async function insertEventAfter(
+  trx: Trx,
+  last: LastWrites,
+  columns: EventColumns,
+  nested: [entity: string, previous: string] | undefined,
+) {
+  const query = insertEvent(withWrites(trx, last.writes), columns, nested);
+  return last.fixedShape ? executePrepared(trx, query) : query.execute();
+}
+
 /** As emitEvent, for events of an environment itself (fork, promote, destroy…). */
 export async function recordEvent(
   trx: Trx,
   environment: EnvironmentRef,
   event: SchemaEvent,
+  last?: LastWrites,
 ): Promise<void> {
   const columns: EventColumns = [
     environment.id,
@@ -134,14 +195,14 @@ export async function recordEvent(
     JSON.stringify(event.previousEntity ?? null),
     JSON.stringify(event.relatedEntities ?? []),
   ];
-  const [inserted] =
+  const nested: [string, string] | undefined =
     event.entityType === 'item' && event.nestedEntity
-      ? await insertNestedEvent(
-          trx,
-          JSON.stringify(event.nestedEntity),
-          JSON.stringify(event.nestedPreviousEntity ?? null),
-          ...columns,
-        )
+      ? [JSON.stringify(event.nestedEntity), JSON.stringify(event.nestedPreviousEntity ?? null)]
+      : undefined;
+  const [inserted] = last
+    ? await insertEventAfter(trx, last, columns, nested)
+    : nested
+      ? await insertNestedEvent(trx, ...nested, ...columns)
       : await insertPlainEvent(trx, ...columns);
   if (!inserted) throw new Error('the event insert returned no id');
   await enqueueWebhookCalls(

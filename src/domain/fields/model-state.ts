@@ -3,7 +3,7 @@ import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope
 import { preparedShape } from '../../db/prepared.ts';
 import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
-import { emitEvent } from '../../events/outbox.ts';
+import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
@@ -234,11 +234,11 @@ export async function emitModelUpdate(
   tx: ScopedTransaction,
   previous: Resource,
   entity: Resource,
+  last?: LastWrites,
 ): Promise<void> {
-  await emitEvent(tx, {
-    entityType: 'item_type',
-    eventType: 'update',
-    entity,
-    previousEntity: previous,
-  });
+  await emitEvent(
+    tx,
+    { entityType: 'item_type', eventType: 'update', entity, previousEntity: previous },
+    last,
+  );
 }

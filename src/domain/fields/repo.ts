@@ -130,20 +130,16 @@ export function changedColumns(before: FieldRow, next: FieldDraft): string[] {
   );
 }
 
-/** Writes only the columns that changed: JSON columns are the costly part of a field row. */
-export async function saveField(
-  trx: EnvTrx,
-  before: FieldRow,
-  next: FieldDraft,
-): Promise<FieldRow> {
+/**
+ * The update of a field's columns that changed (JSON columns are the costly part of a
+ * field row), not yet sent: some must have changed (changedColumns).
+ */
+export function fieldUpdate(trx: EnvTrx, before: FieldRow, next: FieldDraft) {
   const json: Record<string, string> = jsonColumns(next);
   const changes = Object.fromEntries(
     changedColumns(before, next).map((key) => [key, json[key] ?? next[key as keyof FieldDraft]]),
   );
-  if (Object.keys(changes).length > 0) {
-    await trx.updateTable('fields').set(changes).where('id', '=', next.id).execute();
-  }
-  return { ...before, ...next };
+  return trx.updateTable('fields').set(changes).where('id', '=', next.id);
 }
 
 export async function deleteField(trx: EnvTrx, id: string): Promise<void> {

@@ -8,7 +8,12 @@ import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
-import { dropFieldValues, fillNewField, followFieldUpdate } from '../items/schema-changes.ts';
+import {
+  dropFieldValues,
+  fillNewField,
+  followFieldUpdate,
+  reachesValues,
+} from '../items/schema-changes.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { GroupKey } from '../positions/order.ts';
@@ -221,17 +226,30 @@ export async function updateField(
       if (repo.changedColumns(before, next).length === 0)
         return { field: presentField(before), included: [previous] };
 
-      const row = await repo.saveField(trx, before, next);
-      await followFieldUpdate(trx, before, row);
-      const itemType = await releaseRelationships(
-        trx,
-        state.itemType,
-        releasedRelationships(state.itemType, row.id, row.field_type),
-      );
+      const row: FieldRow = { ...before, ...next };
+      const update = repo.fieldUpdate(trx, before, next);
+      const released = releasedRelationships(state.itemType, row.id, row.field_type);
+      // A move reads the model after the update; a new type, localization or validators
+      // rewrite records; a released relationship writes the model. Otherwise (a hint, a
+      // label, an appearance…) the field's row is the only write, which nothing reads
+      // before the event: the event's statement carries it.
+      const onlyTheRow =
+        !moves && !reachesValues(before, row) && Object.keys(released).length === 0;
+      if (!onlyTheRow) {
+        await update.execute();
+        await followFieldUpdate(trx, before, row);
+      }
+      // No statement when nothing is released.
+      const itemType = await releaseRelationships(trx, state.itemType, released);
       const after =
         moves || itemType !== state.itemType ? await loadModelState(trx, row.item_type_id) : null;
       const entity = after ? presentModel(after) : previous;
-      await emitModelUpdate(tx, previous, entity);
+      await emitModelUpdate(
+        tx,
+        previous,
+        entity,
+        onlyTheRow ? { writes: [update], fixedShape: false } : undefined,
+      );
       const shiftedIds = new Set(
         (placement?.shifted ?? [])
           .filter((member) => member.kind === 'field')

@@ -31,14 +31,10 @@ export async function insertItemType(db: EnvQueryable, row: NewItemType): Promis
   return db.insertInto('item_types').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function saveItemType(db: EnvQueryable, row: ItemTypeRow): Promise<ItemTypeRow> {
+/** The update writing every column of the model's row, not yet sent. */
+export function itemTypeUpdate(db: EnvQueryable, row: ItemTypeRow) {
   const { id, seq: _seq, created_at: _created, ...changes } = row;
-  return db
-    .updateTable('item_types')
-    .set(changes)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return db.updateTable('item_types').set(changes).where('id', '=', id);
 }
 
 export async function deleteItemType(db: EnvQueryable, id: string): Promise<void> {

@@ -18,7 +18,7 @@ import { settleStages } from '../items/stages.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
   createLinkedMenuItem,
-  createLinkedSchemaMenuItem,
+  linkedSchemaMenuItemInsert,
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -168,14 +168,18 @@ export async function createItemType(
               label: row.name,
               itemTypeId: row.id,
             });
-      await createLinkedSchemaMenuItem(trx, {
+      const schemaMenuItem = linkedSchemaMenuItemInsert(trx, {
         id: options.schemaMenuItemId ?? generateId(),
         itemTypeId: row.id,
         kind: row.modular_block ? 'modular_block' : 'item_type',
       });
       // A model being created has no fields or fieldsets yet.
       const itemType = presentItemType(row, { fieldIds: [], fieldsetIds: [] });
-      await emitEvent(tx, { entityType: 'item_type', eventType: 'create', entity: itemType });
+      await emitEvent(
+        tx,
+        { entityType: 'item_type', eventType: 'create', entity: itemType },
+        { writes: [schemaMenuItem], fixedShape: true },
+      );
       return { itemType, menuItem };
     });
   } catch (error) {
@@ -207,20 +211,28 @@ export async function updateItemType(
         fieldsetIds: [],
       };
       const previous = presentItemType(before, children);
-      const row = await repo.saveItemType(trx, { ...before, ...draft });
+      const row: ItemTypeRow = { ...before, ...draft };
+      const update = repo.itemTypeUpdate(trx, row);
       // Requiring every locale may leave records without a value they now need.
-      if (row.all_locales_required !== before.all_locales_required)
-        await refreshRecords(trx, row.id);
+      const refresh = row.all_locales_required !== before.all_locales_required;
       // Records follow their model's workflow: they start over in its initial stage.
-      if (row.workflow_id !== before.workflow_id)
-        await settleStages(trx, { workflowId: row.workflow_id, itemTypeId: row.id });
+      const settle = row.workflow_id !== before.workflow_id;
+      if (refresh || settle) await update.execute();
+      if (refresh) await refreshRecords(trx, row.id);
+      if (settle) await settleStages(trx, { workflowId: row.workflow_id, itemTypeId: row.id });
       const itemType = presentItemType(row, children);
-      await emitEvent(tx, {
-        entityType: 'item_type',
-        eventType: 'update',
-        entity: itemType,
-        previousEntity: previous,
-      });
+      await emitEvent(
+        tx,
+        {
+          entityType: 'item_type',
+          eventType: 'update',
+          entity: itemType,
+          previousEntity: previous,
+        },
+        // Records read the model as updated: else the update is the last write, and its
+        // event's statement carries it.
+        refresh || settle ? undefined : { writes: [update], fixedShape: true },
+      );
       return itemType;
     });
   } catch (error) {
@@ -237,13 +249,18 @@ export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promi
     if (!copy.modular_block) {
       await createLinkedMenuItem(trx, { id: generateId(), label: copy.name, itemTypeId: copy.id });
     }
-    await createLinkedSchemaMenuItem(trx, {
+    const schemaMenuItem = linkedSchemaMenuItemInsert(trx, {
       id: generateId(),
       itemTypeId: copy.id,
       kind: copy.modular_block ? 'modular_block' : 'item_type',
     });
+    // Reads the copy's fields, not the menu: the event may carry the menu entry's insert.
     const itemType = await present(trx, copy);
-    await emitEvent(tx, { entityType: 'item_type', eventType: 'create', entity: itemType });
+    await emitEvent(
+      tx,
+      { entityType: 'item_type', eventType: 'create', entity: itemType },
+      { writes: [schemaMenuItem], fixedShape: true },
+    );
     return itemType;
   });
 }

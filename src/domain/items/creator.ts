@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Expression, sql } from 'kysely';
 import type { AccessTokenRow } from '../../db/schema.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { presentAccessToken } from '../../presenters/access-token.ts';
@@ -6,8 +6,9 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 
 /**
  * A record event names the record's creator among its related entities (spec 06 §6).
- * The record writes read the creator's token in the statement that writes the record,
- * as one more column of its RETURNING (`creatorColumn`); other changes look it up.
+ * A change reads the creator's token as one more column (`creatorColumn`) of a statement
+ * it sends anyway: a create in its insert's RETURNING, a change of an existing record in
+ * the record's first read (findRecordOrFail); other changes look it up.
  */
 
 /** The token as row_to_json gives it: bigints as numbers, timestamps as strings. */
@@ -22,12 +23,13 @@ type AccessTokenJson = Omit<
 };
 
 /**
- * The creator's token as a column named `creator` (null when there is none), for the
- * RETURNING of a record write. `access_tokens` is a project table: unqualified, it is
- * found in the project's schema whichever environment the statement writes to.
+ * The creator's token as a column named `creator` (null when there is none): the creator's
+ * id as a value, or the column holding it (text, as a record keeps it: hence the cast to
+ * the token's bigint id). `access_tokens` is a project table: unqualified, it is found in
+ * the project's schema whichever environment the statement reaches.
  */
-export function creatorColumn(creatorId: string | null) {
-  return sql<AccessTokenJson | null>`(SELECT row_to_json(t.*) FROM access_tokens AS t WHERE t.id = ${creatorId})`.as(
+export function creatorColumn(creatorId: string | null | Expression<string | null>) {
+  return sql<AccessTokenJson | null>`(SELECT row_to_json(t.*) FROM access_tokens AS t WHERE t.id = ${creatorId}::bigint)`.as(
     'creator',
   );
 }

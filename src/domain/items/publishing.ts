@@ -76,6 +76,7 @@ export async function publishInTransaction(
   const {
     row: before,
     context: { model, fields, locales, state },
+    creator,
   } = await findRecordOrFail(tx, id);
   await options.gate?.(tx, [id]);
   // A selection of nothing is not refused (DatoCMS documents no such rule): it publishes
@@ -139,7 +140,7 @@ export async function publishInTransaction(
   const snapshot = fields.some(holdsBlocks) ? { values: current, schema } : undefined;
   const entity = eventEntityOf(row, model, fields, snapshot);
   const previous = eventEntityOf(before, model, fields, snapshot);
-  await emitItemEvent(tx, state, 'publish', entity, previous);
+  await emitItemEvent(tx, state, 'publish', entity, previous, creator);
   return entity.plain;
 }
 
@@ -189,6 +190,7 @@ export async function unpublishInTransaction(
   const {
     row: before,
     context: { model, fields, locales: site, state },
+    creator,
   } = await findRecordOrFail(tx, id);
   await options.gate?.(tx, [id]);
   if (locales) checkLocalesExist(locales, site);
@@ -229,6 +231,6 @@ export async function unpublishInTransaction(
   const snapshot = await storedSnapshot(tx.db, before, fields);
   const entity = eventEntityOf(row, model, fields, snapshot);
   const previous = eventEntityOf(before, model, fields, snapshot);
-  await emitItemEvent(tx, state, 'unpublish', entity, previous);
+  await emitItemEvent(tx, state, 'unpublish', entity, previous, creator);
   return entity.plain;
 }

@@ -3,9 +3,11 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
 import { executePrepared, preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
+import type { Resource } from '../../presenters/jsonapi.ts';
 import { cachedRecordRead, cachedSchemaRead, readsSchemaCache } from '../caches/caches.ts';
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
+import { creatorColumn, presentCreator } from './creator.ts';
 import { ITEM_FIELD_COLUMNS, type ItemField } from './model-fields.ts';
 
 /**
@@ -196,11 +198,12 @@ async function readRecord(
 }
 
 /**
- * A record and its model's context for a request or a record write: the row alone (which
- * a request on the embedded engine may find kept in memory: cachedRecordRead), then the
- * context from the schema cache at the scope's version (no statement when kept).
- * Without a version, both in one statement. The row is read as `recordWithContext` reads
- * it: a write's lock on its environment keeps other writes from changing it meanwhile.
+ * A record and its model's context for a read (a change reads the record it changes with
+ * its creator: recordToChange): the row alone (which a request on the embedded engine may
+ * find kept in memory: cachedRecordRead), then the context from the schema cache at the
+ * scope's version (no statement when kept). Without a version, both in one statement.
+ * The row is read as `recordWithContext` reads it: a write's lock on its environment
+ * keeps other writes from changing it meanwhile.
  */
 export async function recordAndContext(
   scope: Scope | ScopedTransaction,
@@ -213,4 +216,32 @@ export async function recordAndContext(
   // The model (and the record with it) was deleted since the row was read.
   if (!context) throw new NotFound('Item', id);
   return { row, context };
+}
+
+// Built and compiled once per schema: the first read of every change of a record.
+const recordToChangeById = preparedShape((db: EnvQueryable, id: string) =>
+  db
+    .selectFrom('items')
+    .select(ITEM_COLUMNS)
+    .select((eb) => creatorColumn(eb.ref('items.creator_id')))
+    .where('items.id', '=', id),
+);
+
+/**
+ * The record a change reads first, with its creator's token in the same statement (the
+ * change's event names it, creator.ts), then its model's context (contextOf: from the
+ * schema cache in a record change). The change's writes need not bring the creator back,
+ * so they may go in the event's statement (emitEvent's LastWrites).
+ */
+export async function recordToChange(
+  tx: ScopedTransaction,
+  id: string,
+): Promise<{ row: StoredItem; context: RecordContext; creator: Resource[] } | undefined> {
+  const [found] = await recordToChangeById(tx.db, id);
+  if (!found) return undefined;
+  const { creator, ...row } = found;
+  const context = await contextOf(tx, row.item_type_id);
+  // The model (and the record with it) was deleted since the row was read.
+  if (!context) throw new NotFound('Item', id);
+  return { row, context, creator: presentCreator(creator) };
 }

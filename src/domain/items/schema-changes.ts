@@ -92,6 +92,15 @@ function eachValue(localized: boolean, value: unknown, convert: (v: unknown) => 
   return Object.fromEntries(Object.entries(value).map(([locale, v]) => [locale, convert(v)]));
 }
 
+/** Whether an update of a field touches its records and blocks (followFieldUpdate). */
+export function reachesValues(before: FieldChange, after: FieldChange): boolean {
+  return (
+    after.field_type !== before.field_type ||
+    after.localized !== before.localized ||
+    JSON.stringify(after.validators) !== JSON.stringify(before.validators)
+  );
+}
+
 /**
  * An updated field. A `field_type` change converts every record's value (spec 02 §9;
  * per locale when localized), then a `localized` switch makes a value the main locale's
@@ -104,10 +113,9 @@ export async function followFieldUpdate(
   before: FieldChange,
   after: FieldChange,
 ): Promise<void> {
+  if (!reachesValues(before, after)) return;
   const typeChanged = after.field_type !== before.field_type;
   const localizedChanged = after.localized !== before.localized;
-  const validatorsChanged = JSON.stringify(after.validators) !== JSON.stringify(before.validators);
-  if (!typeChanged && !localizedChanged && !validatorsChanged) return;
   const mainLocale = localizedChanged ? ((await siteLocales(trx))[0] ?? '') : '';
   const convert = (value: unknown) =>
     typeChanged

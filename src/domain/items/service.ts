@@ -9,7 +9,7 @@ import {
 } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
-import { emitEvent } from '../../events/outbox.ts';
+import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
@@ -22,7 +22,7 @@ import { changedContent } from './content-changes.ts';
 import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
-import { contextOf, recordAndContext, type StoredItem } from './record-context.ts';
+import { contextOf, recordAndContext, recordToChange, type StoredItem } from './record-context.ts';
 import type { RecordGate } from './record-gate.ts';
 import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
@@ -69,8 +69,9 @@ function presentations(entity: EventEntity | undefined): Resource[] {
  * Emits a record event whose related entities are the record's relationships, as DatoCMS
  * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
  * The model is given by its state when the change holds it already (no read), else by id;
- * the creator likewise, when the change's write read it (creator.ts), else it is looked up.
- * A record whose model holds blocks is also recorded nested (see eventEntity).
+ * the creator likewise, when the change read it (creator.ts), else it is looked up.
+ * A record whose model holds blocks is also recorded nested (see eventEntity). `last`:
+ * the change's last writes, which the event's statement carries (emitEvent).
  */
 export async function emitItemEvent(
   tx: ScopedTransaction,
@@ -79,22 +80,29 @@ export async function emitItemEvent(
   entity: EventEntity,
   previousEntity?: EventEntity,
   creator?: Resource[],
+  last?: LastWrites,
 ): Promise<void> {
-  // The entity is also what the write answers: its tree meta is filled once, here.
+  // The entity is also what the write answers: its tree meta is filled once, here. It
+  // reads the records naming these as parent, which `last` (written after) cannot change:
+  // a record is never its own parent.
   await withTreeMeta(tx.db, [entity, previousEntity].flatMap(presentations));
-  await emitEvent(tx, {
-    entityType: 'item',
-    eventType,
-    entity: entity.plain,
-    previousEntity: previousEntity?.plain ?? null,
-    ...(entity.nested
-      ? { nestedEntity: entity.nested, nestedPreviousEntity: previousEntity?.nested ?? null }
-      : {}),
-    relatedEntities: [
-      presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
-      ...(creator ?? (await lookUpCreator(tx.project, creatorIdOf(entity.plain)))),
-    ],
-  });
+  await emitEvent(
+    tx,
+    {
+      entityType: 'item',
+      eventType,
+      entity: entity.plain,
+      previousEntity: previousEntity?.plain ?? null,
+      ...(entity.nested
+        ? { nestedEntity: entity.nested, nestedPreviousEntity: previousEntity?.nested ?? null }
+        : {}),
+      relatedEntities: [
+        presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
+        ...(creator ?? (await lookUpCreator(tx.project, creatorIdOf(entity.plain)))),
+      ],
+    },
+    last,
+  );
 }
 
 /** The id of the record's creator, as its presentation names it. */
@@ -136,9 +144,9 @@ function versionRow(
   };
 }
 
-/** A record and its context (the context from the schema cache when kept), or NotFound. */
+/** A record to change, its context and its creator (recordToChange), or NotFound. */
 export async function findRecordOrFail(tx: ScopedTransaction, id: string) {
-  const found = await recordAndContext(tx, id);
+  const found = await recordToChange(tx, id);
   if (!found) throw new NotFound('Item', id);
   return found;
 }
@@ -378,6 +386,7 @@ export async function updateItem(
     const {
       row: before,
       context: { model, fields, locales, state },
+      creator,
     } = await findRecordOrFail(tx, id);
     // The caller's permission, judged on the record as the transaction finds it.
     await options.gate?.(tx, [id]);
@@ -459,22 +468,18 @@ export async function updateItem(
       item_values: values,
       ...(published ? { published_values: snapshot } : {}),
     };
-    const [written] = await executePrepared(
-      trx,
-      trx
-        .with('version', (db) =>
-          db.insertInto('item_versions').values(versionRow(row, snapshotJson, editorId)),
-        )
-        .updateTable('items')
-        .set({
-          ...changes,
-          item_values: json,
-          ...(published ? { published_values: snapshotJson } : {}),
-        })
-        .where('id', '=', id)
-        .returning(creatorColumn(before.creator_id)),
-    );
+    // The blocks first: the record's row and its version are the change's last writes,
+    // which its event's statement carries (nothing reads them before it).
     await blocks?.commit(trx, fields, values);
+    const version = trx.insertInto('item_versions').values(versionRow(row, snapshotJson, editorId));
+    const update = trx
+      .updateTable('items')
+      .set({
+        ...changes,
+        item_values: json,
+        ...(published ? { published_values: snapshotJson } : {}),
+      })
+      .where('id', '=', id);
     // The previous record's blocks as stored before this write replaced them.
     const previous = eventEntityOf(
       before,
@@ -491,7 +496,10 @@ export async function updateItem(
       fields,
       blocks && { values: snapshot, schema: blocks.schema },
     );
-    await emitItemEvent(tx, state, 'update', entity, previous, presentCreator(written?.creator));
+    await emitItemEvent(tx, state, 'update', entity, previous, creator, {
+      writes: [version, update],
+      fixedShape: true,
+    });
     return entity.plain;
   });
 }
@@ -504,17 +512,14 @@ export async function destroyItem(scope: Scope, id: string, gate?: RecordGate): 
       const {
         row,
         context: { model, fields, state: stateBefore },
+        creator,
       } = await findRecordOrFail(tx, id);
       // The caller's permission, judged on the record as the transaction finds it.
       await gate?.(tx, [id]);
       let state = stateBefore;
       // Read before the delete takes the record's blocks with it.
       const snapshot = await storedSnapshot(trx, row, fields);
-      const [deleted] = await trx
-        .deleteFrom('items')
-        .where('id', '=', id)
-        .returning(creatorColumn(row.creator_id))
-        .execute();
+      await trx.deleteFrom('items').where('id', '=', id).execute();
       if (model.singleton_item_id === id) {
         await trx
           .updateTable('item_types')
@@ -524,7 +529,7 @@ export async function destroyItem(scope: Scope, id: string, gate?: RecordGate): 
         state = withSingletonItem(state, null);
       }
       const entity = eventEntityOf(row, model, fields, snapshot);
-      await emitItemEvent(tx, state, 'delete', entity, undefined, presentCreator(deleted?.creator));
+      await emitItemEvent(tx, state, 'delete', entity, undefined, creator);
       return entity.plain;
     },
     RECORD_CHANGE,

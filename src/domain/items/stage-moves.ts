@@ -24,6 +24,7 @@ export async function moveToStage(
       const {
         row: before,
         context: { model, fields, state },
+        creator,
       } = await findRecordOrFail(tx, id);
       await gate?.(tx, [id]);
       if (model.workflow_id === null)
@@ -38,7 +39,7 @@ export async function moveToStage(
       const snapshot = await storedSnapshot(tx.db, before, fields);
       const entity = eventEntityOf({ ...before, stage }, model, fields, snapshot);
       const previous = eventEntityOf(before, model, fields, snapshot);
-      await emitItemEvent(tx, state, 'update', entity, previous);
+      await emitItemEvent(tx, state, 'update', entity, previous, creator);
       return entity.plain;
     },
     RECORD_CHANGE,

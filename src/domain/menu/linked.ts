@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
-import type { MenuItemRow, SchemaMenuItemRow } from '../../db/schema.ts';
+import type { MenuItemRow } from '../../db/schema.ts';
 import { loadTree, type MenuTable, relayout } from './tree-store.ts';
 
 /**
@@ -36,23 +36,22 @@ export async function createLinkedMenuItem(
     .executeTakeFirstOrThrow();
 }
 
-/** The schema-sidebar entry every model and block gets, appended at the top level. */
-export async function createLinkedSchemaMenuItem(
+/**
+ * The insert of the schema-sidebar entry every model and block gets, appended at the top
+ * level, not yet sent: the model's event carries it (emitEvent's LastWrites).
+ */
+export function linkedSchemaMenuItemInsert(
   trx: EnvTrx,
   item: { id: string; itemTypeId: string; kind: 'item_type' | 'modular_block' },
-): Promise<SchemaMenuItemRow> {
-  return trx
-    .insertInto('schema_menu_items')
-    .values({
-      id: item.id,
-      label: null,
-      position: endOfTopLevel(trx, 'schema_menu_items'),
-      kind: item.kind,
-      item_type_id: item.itemTypeId,
-      parent_id: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+) {
+  return trx.insertInto('schema_menu_items').values({
+    id: item.id,
+    label: null,
+    position: endOfTopLevel(trx, 'schema_menu_items'),
+    kind: item.kind,
+    item_type_id: item.itemTypeId,
+    parent_id: null,
+  });
 }
 
 /**
