@@ -22,10 +22,11 @@ import { processIsAlive } from './process-alive.ts';
 // (1024 pages) still holds a schema-sized database and is ~14MB less resident than 16MB.
 // PGlite runs one backend, yet shared memory (lock and process tables) is sized for
 // max_connections: 5 instead of 100 keeps ~4MB less of WASM memory resident.
-// The last line lets record writes announce themselves to this process, which keeps the
-// records it read (project migration 0010_record_announcements); PGlite writes this
-// configuration at every start, so a data directory made by an older release gets it too.
-export const RECORD_ANNOUNCEMENTS_SETTING = 'fieldhouse.announce_record_changes';
+// The last line lets record writes announce the records version they moved to, to this
+// process, which keeps what tokens authenticate to and so reads no token to learn it
+// (project migrations 0010 and 0012); PGlite writes this configuration at every start,
+// so a data directory made by an older release gets it too.
+const RECORD_ANNOUNCEMENTS_SETTING = 'fieldhouse.announce_record_changes';
 const POSTGRESQL_CONF = [
   'shared_buffers=8MB',
   'max_connections=5',

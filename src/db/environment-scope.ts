@@ -61,15 +61,19 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
 
 /**
  * A request's view of the database: its environment's tables and the project's, and the
- * environment's schema version read with the request's token (absent outside requests):
- * what schema documents may be served from the cache at (domain/caches).
+ * environment's schema and records versions read with the request's token (absent outside
+ * requests): what schema documents and records may be served from the caches at
+ * (domain/caches).
  */
 export type Scope = Readonly<{
   environment: EnvironmentRef;
   db: EnvQueryable;
   project: Db;
-  schemaVersion?: string;
+  versions?: EnvironmentVersions;
 }>;
+
+/** Where an environment's schema and records stood when a request read its token. */
+export type EnvironmentVersions = Readonly<{ schema: string; records: string }>;
 
 /** A pool's caches (domain/caches) at a schema version read under the environment's lock. */
 export type CachePlace = Readonly<{ pool: Db; version: string }>;
@@ -153,9 +157,13 @@ function scopedHandle(db: Db, schemaName: string): EnvQueryable {
   return handle;
 }
 
-export function scopeFor(db: Db, environment: EnvironmentRef, schemaVersion?: string): Scope {
+export function scopeFor(
+  db: Db,
+  environment: EnvironmentRef,
+  versions?: EnvironmentVersions,
+): Scope {
   const scope = { environment, db: scopedHandle(db, environment.schemaName), project: db };
-  return schemaVersion === undefined ? scope : { ...scope, schemaVersion };
+  return versions === undefined ? scope : { ...scope, versions };
 }
 
 /** The scoped handle for an open project transaction (same connection). */

@@ -138,12 +138,21 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
     title: 'Hello',
   });
   assert.equal((await reader.items.find(record.id)).title, 'Hello');
+  // The record kept by the reader, written through the writer: updated, published, gone.
+  await writer.items.update(record.id, { title: 'Hello again' });
+  assert.equal((await reader.items.find(record.id)).title, 'Hello again');
+  const other = await writer.items.create({ item_type: itemTypeRef(model.id), title: 'Other' });
+  assert.equal((await reader.items.find(other.id)).title, 'Other');
+  await writer.items.publish(other.id);
+  assert.equal((await reader.items.find(other.id)).meta.status, 'published');
+  await writer.items.destroy(other.id);
+  await rejectsWithApiError(reader.items.find(other.id), 'NOT_FOUND');
   await writer.itemTypes.update(model.id, { api_key: 'post', name: 'Post' });
   await rejectsWithApiError(reader.itemTypes.find('article'), 'NOT_FOUND');
   assert.equal((await reader.itemTypes.find('post')).name, 'Post');
   await writer.fields.update(field.id, { api_key: 'headline' });
   const reread = await reader.items.find(record.id);
-  assert.equal(reread.headline, 'Hello');
+  assert.equal(reread.headline, 'Hello again');
   assert.equal(reread.title, undefined);
 
   if (database.engine !== 'postgres') return;
@@ -154,7 +163,13 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
     await sqlClient.query('UPDATE env_1.item_types SET name = $1 WHERE id = $2', ['Raw', model.id]);
     assert.equal((await reader.itemTypes.find(model.id)).name, 'Raw');
     await sqlClient.query("UPDATE env_1.fields SET api_key = 'raw_key' WHERE id = $1", [field.id]);
-    assert.equal((await reader.items.find(record.id)).raw_key, 'Hello');
+    assert.equal((await reader.items.find(record.id)).raw_key, 'Hello again');
+    await sqlClient.query(
+      `UPDATE env_1.items SET item_values = item_values || jsonb_build_object($1::text, 'Raw title')
+        WHERE id = $2`,
+      [field.id, record.id],
+    );
+    assert.equal((await reader.items.find(record.id)).raw_key, 'Raw title');
     const admin = await reader.itemTypes.list();
     await sqlClient.query(
       "UPDATE access_tokens SET can_access_cma = false WHERE hardcoded_type = 'admin'",
@@ -247,19 +262,18 @@ test('raw SQL through the server database handle is seen by the next request; a 
 });
 
 /**
- * The embedded engine keeps records read by id; a trigger announces every statement that
- * writes records, whatever sent it. PostgreSQL keeps none (another process may write).
+ * Records read by id are kept at the records version a request reads with its token; a
+ * trigger moves the version with every statement that writes records, whatever sent it.
  */
-test('a record read by id is kept only where record writes are announced, and every committed write is seen by the next read', async () => {
+test('a record read by id is kept at its records version, and every committed write is seen by the next read', async () => {
   const server = await startServer();
   const client = server.client();
   const model = await buildModel(client, { api_key: 'memo' });
   const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
   const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'One' });
   assert.equal((await client.items.find(record.id)).title, 'One');
-  const embedded = server.config.databaseUrl === null;
   const records = recordCacheOf(server.db);
-  assert.equal(records !== null && records.size > 0, embedded);
+  assert.equal(records.size, 1);
   const setTitle = (title: string) =>
     sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, ${title}::text)
       WHERE id = ${record.id}`;
@@ -272,7 +286,7 @@ test('a record read by id is kept only where record writes are announced, and ev
     }),
     /roll back/,
   );
-  assert.equal(records?.size ?? 0, embedded ? 1 : 0);
+  assert.equal(records.size, 1);
   assert.equal((await client.items.find(record.id)).title, 'One');
 
   // Raw SQL, the API's writes and a schema change that rewrites records: each is seen next.
@@ -298,12 +312,11 @@ test('a record read by id is kept only where record writes are announced, and ev
     item_type: itemTypeRef(model.id),
     title: randomBytes(48 * 1024).toString('base64'),
   });
-  const sizeBefore = records?.size ?? 0;
+  const sizeBefore = records.size;
   assert.equal(String((await client.items.find(large.id)).title).length, 65_536);
-  assert.equal(records?.size ?? 0, sizeBefore);
+  assert.equal(records.size, sizeBefore);
 
-  if (!embedded) return;
-  // What is kept is what the next read gets: without the announcement it would be stale.
+  // What is kept is what the next read gets: without the trigger it would be stale.
   const small = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Kept' });
   assert.equal((await client.items.find(small.id)).title, 'Kept');
   await sql`ALTER TABLE env_1.items DISABLE TRIGGER records_changed`.execute(server.db);
@@ -571,7 +584,7 @@ if (TEST_ENGINE === 'embedded') {
     assert.deepEqual(payloads, [`env_1:${first}`, 'roles', `env_1:${second}`]);
   });
 
-  test('embedded: after a schema change the next request reads no token, and works at the new version', async () => {
+  test('embedded: after a schema change or a record write the next request reads no token, and works at the new version', async () => {
     const server = await startServer();
     const client = server.client();
     const model = await buildModel(client);
@@ -587,6 +600,23 @@ if (TEST_ENGINE === 'embedded') {
     assert.equal(authenticated?.environment?.schema_version, await schemaVersion(server.db));
     // The field's document was loaded once at the new version, and is kept there.
     assert.deepEqual(await roundTripsOf(() => client.fields.find(field.id)), []);
+
+    // A record write moves the records version the same way: the next read loads the
+    // record alone, and the one after reads nothing.
+    const record = await client.items.create({ item_type: itemTypeRef(model.id) });
+    await client.items.find(record.id);
+    await client.items.update(record.id, { [field.api_key]: 'written' });
+    const afterWrite = await roundTripsOf(() => client.items.find(record.id));
+    assert.equal(afterWrite.length, 1, afterWrite.join('\n'));
+    assert.match(afterWrite[0] ?? '', /from "env_1"\."items"/);
+    assert.deepEqual(await roundTripsOf(() => client.items.find(record.id)), []);
+    const { records_version } = await server.db
+      .selectFrom('environments')
+      .select('records_version')
+      .where('is_primary', '=', true)
+      .executeTakeFirstOrThrow();
+    const current = await authenticate(server.db, server.adminToken, null);
+    assert.equal(current?.environment?.records_version, records_version);
 
     // An access change still drops what tokens authenticated to.
     await sql`UPDATE roles SET name = name`.execute(server.db);

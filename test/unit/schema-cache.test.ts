@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AuthCache } from '../../src/domain/caches/auth-cache.ts';
-import { RecordCache } from '../../src/domain/caches/record-cache.ts';
+import { MAX_KEPT_RECORD_BYTES, RecordCache } from '../../src/domain/caches/record-cache.ts';
 import { SchemaCache } from '../../src/domain/caches/schema-cache.ts';
 
 const at = (environmentNumber: number, version: number) => ({
@@ -105,66 +105,103 @@ test('the authentication cache keeps nothing read across a change, and stays bou
   assert.equal(cache.size, 0);
 });
 
-test('a record is kept per environment, frozen, until its environment is announced', () => {
+/** A record loader that counts its calls; `bytes` is what the values take as stored. */
+function recordLoader(title: string, bytes = 100) {
+  const counter = {
+    calls: 0,
+    load: async () => {
+      counter.calls += 1;
+      return { row: { values: { title } }, bytes };
+    },
+  };
+  return counter;
+}
+
+test('a record is kept per environment and records version, frozen', async () => {
   const cache = new RecordCache<{ values: { title: string } }>();
-  const generation = cache.begin(1);
-  const kept = cache.keep(1, 'a', { values: { title: 'A' } }, generation);
-  cache.keep(2, 'a', { values: { title: 'other environment' } }, cache.begin(2));
-  assert.equal(cache.get(1, 'a'), kept);
-  assert.ok(Object.isFrozen(kept.values));
-  cache.forget(1);
-  assert.equal(cache.get(1, 'a'), undefined);
-  assert.equal(cache.get(2, 'a')?.values.title, 'other environment');
-  assert.equal(cache.size, 1);
-});
-
-test('a record read before its environment was announced is not kept', () => {
-  const cache = new RecordCache<string>();
-  const generation = cache.begin(1);
-  // A write commits while the read is in flight.
-  cache.forget(1);
-  cache.keep(1, 'a', 'stale', generation);
-  assert.equal(cache.get(1, 'a'), undefined);
-  cache.keep(1, 'a', 'fresh', cache.begin(1));
-  assert.equal(cache.get(1, 'a'), 'fresh');
-});
-
-test('past its limit the record cache drops the least recently kept', () => {
-  const cache = new RecordCache<string>(2);
-  cache.keep(1, 'a', 'A', 0);
-  cache.keep(1, 'b', 'B', 0);
-  cache.keep(1, 'a', 'A again', 0);
-  cache.keep(2, 'c', 'C', 0);
+  const one = recordLoader('A');
+  const kept = await cache.read(at(1, 10), 'a', one.load);
+  assert.equal(await cache.read(at(1, 10), 'a', one.load), kept);
+  assert.equal(one.calls, 1);
+  assert.ok(Object.isFrozen(kept?.values));
+  // Another environment keeps its own.
+  const other = recordLoader('other environment');
+  assert.equal((await cache.read(at(2, 10), 'a', other.load))?.values.title, 'other environment');
+  // A newer version misses, and replaces what its environment kept.
+  const newer = recordLoader('A, later');
+  assert.equal((await cache.read(at(1, 11), 'a', newer.load))?.values.title, 'A, later');
+  assert.equal(newer.calls, 1);
   assert.equal(cache.size, 2);
-  assert.equal(cache.get(1, 'b'), undefined);
-  assert.equal(cache.get(1, 'a'), 'A again');
-  cache.forget(2);
+  // A read at an older version is served from the database and not kept.
+  const older = recordLoader('A, stale');
+  assert.equal((await cache.read(at(1, 10), 'a', older.load))?.values.title, 'A, stale');
+  assert.equal((await cache.read(at(1, 11), 'a', newer.load))?.values.title, 'A, later');
+  assert.equal(newer.calls, 1);
+  // Versions compare as numbers, not text.
+  const hundred = recordLoader('A at 100');
+  await cache.read(at(1, 100), 'a', hundred.load);
+  await cache.read(at(1, 99), 'a', recordLoader('A at 99').load);
+  assert.equal((await cache.read(at(1, 100), 'a', hundred.load))?.values.title, 'A at 100');
+  assert.equal(hundred.calls, 1);
+  // Forgetting an environment drops its rows only.
+  cache.forget(1);
   assert.equal(cache.size, 1);
-  cache.forget(3);
-  assert.equal(cache.get(1, 'a'), 'A again');
+  await cache.read(at(1, 100), 'a', hundred.load);
+  assert.equal(hundred.calls, 2);
+});
+
+test('a missing record keeps nothing, and a large one is served but not kept', async () => {
+  const cache = new RecordCache<{ values: { title: string } }>();
+  assert.equal(await cache.read(at(1, 1), 'gone', async () => undefined), undefined);
+  const large = recordLoader('large', MAX_KEPT_RECORD_BYTES + 1);
+  assert.equal((await cache.read(at(1, 1), 'big', large.load))?.values.title, 'large');
+  await cache.read(at(1, 1), 'big', large.load);
+  assert.equal(large.calls, 2);
+  assert.equal(cache.size, 0);
+});
+
+test('past its limit the record cache drops the least recently kept', async () => {
+  const cache = new RecordCache<{ values: { title: string } }>(2);
+  const a = recordLoader('A');
+  const b = recordLoader('B');
+  await cache.read(at(1, 1), 'a', a.load);
+  await cache.read(at(1, 1), 'b', b.load);
+  await cache.read(at(2, 1), 'c', recordLoader('C').load);
+  assert.equal(cache.size, 2);
+  await cache.read(at(1, 1), 'b', b.load);
+  assert.equal(b.calls, 1, 'b is still kept');
+  await cache.read(at(1, 1), 'a', a.load);
+  assert.equal(a.calls, 2, 'a, the oldest, went');
+  // Keeping a dropped b's room for a: c stays; forgetting environment 1 leaves it alone.
+  cache.forget(1);
+  assert.equal(cache.size, 1);
 });
 
 test('a schema move is answered for its environment only, the highest announced version winning', () => {
   const cache = new AuthCache<string>();
-  assert.equal(cache.schemaVersion(1, '10'), '10');
-  cache.schemaMoved(1, '12');
-  cache.schemaMoved(1, '11'); // announced out of order: the sequence's highest is current
-  assert.equal(cache.schemaVersion(1, '10'), '12');
-  assert.equal(cache.schemaVersion(1, '13'), '13', 'an entry read after the move keeps its own');
-  assert.equal(cache.schemaVersion(2, '10'), '10');
+  assert.equal(cache.currentVersion('schema', 1, '10'), '10');
+  cache.versionMoved('schema', 1, '12');
+  cache.versionMoved('schema', 1, '11'); // announced out of order: the sequence's highest is current
+  assert.equal(cache.currentVersion('schema', 1, '10'), '12');
+  assert.equal(
+    cache.currentVersion('schema', 1, '13'),
+    '13',
+    'an entry read after the move keeps its own',
+  );
+  assert.equal(cache.currentVersion('schema', 2, '10'), '10');
   // Versions compare as numbers, not text.
-  cache.schemaMoved(2, '100');
-  assert.equal(cache.schemaVersion(2, '99'), '100');
+  cache.versionMoved('schema', 2, '100');
+  assert.equal(cache.currentVersion('schema', 2, '99'), '100');
 });
 
 test('forgetting drops entries and announced versions, and refuses answers read before it', () => {
   const cache = new AuthCache<string>();
   const before = cache.begin();
   cache.keep('a', 'answer', before);
-  cache.schemaMoved(1, '12');
+  cache.versionMoved('schema', 1, '12');
   cache.forget();
   assert.equal(cache.get('a'), undefined);
-  assert.equal(cache.schemaVersion(1, '10'), '10');
+  assert.equal(cache.currentVersion('schema', 1, '10'), '10');
   cache.keep('a', 'stale', before);
   assert.equal(cache.get('a'), undefined);
 });

@@ -10,6 +10,7 @@ import * as enterEnvironment from './0008_enter_environment.ts';
 import * as enterEnvironmentSchemaVersion from './0009_enter_environment_schema_version.ts';
 import * as recordAnnouncements from './0010_record_announcements.ts';
 import * as schemaChangeVersions from './0011_schema_change_versions.ts';
+import * as recordsVersions from './0012_records_versions.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_enter_environment_schema_version': enterEnvironmentSchemaVersion,
   '0010_record_announcements': recordAnnouncements,
   '0011_schema_change_versions': schemaChangeVersions,
+  '0012_records_versions': recordsVersions,
 };

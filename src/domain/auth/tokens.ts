@@ -47,7 +47,7 @@ export function actorFromRole(
 /** What a request learns of the environment it names, read with its token. */
 export type RequestedEnvironment = Pick<
   EnvironmentRow,
-  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'schema_version'
+  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'schema_version' | 'records_version'
 >;
 
 export type Authenticated = { actor: Actor; environment: RequestedEnvironment | null };
@@ -58,8 +58,8 @@ type Kept = { found: Authenticated; lastAccessAt: Date | null };
 /**
  * The caller behind a bearer token, or null when the token is unknown or not for the CMA,
  * with the environment the request names (`environmentId`, else the primary; null when
- * there is none such) and that environment's schema version (which the schema cache
- * keys on): all in one round trip, the one every request makes.
+ * there is none such) and that environment's schema and records versions (which the
+ * schema and record caches key on): all in one round trip, the one every request makes.
  * Its rights are its role's final permissions, inherited ones included.
  *
  * On PostgreSQL it is read on every request: a deleted or regenerated token and a changed
@@ -88,7 +88,7 @@ export async function authenticate(
       cache.keep(key, kept, generation);
     }
   }
-  if (cache) kept = atAnnouncedSchemaVersion(cache, key, kept, generation);
+  if (cache) kept = atAnnouncedVersions(cache, key, kept, generation);
   if (await recordCmaAccess(db, kept.found.actor.tokenId, kept.lastAccessAt)) {
     kept.lastAccessAt = new Date();
   }
@@ -96,11 +96,12 @@ export async function authenticate(
 }
 
 /**
- * The kept answer with its environment's schema version as last announced: a schema
- * change since it was kept moved only that version (AuthCache.schemaMoved). The updated
- * answer replaces the kept one, unless anything was dropped since `generation`.
+ * The kept answer with its environment's schema and records versions as last announced:
+ * a schema change or record write since it was kept moved only those
+ * (AuthCache.versionMoved). The updated answer replaces the kept one, unless anything was
+ * dropped since `generation`.
  */
-function atAnnouncedSchemaVersion(
+function atAnnouncedVersions(
   cache: AuthCache<Kept>,
   key: string,
   kept: Kept,
@@ -108,10 +109,16 @@ function atAnnouncedSchemaVersion(
 ): Kept {
   const environment = kept.found.environment;
   if (!environment) return kept;
-  const version = cache.schemaVersion(environment.number, environment.schema_version);
-  if (version === environment.schema_version) return kept;
+  const schema = cache.currentVersion('schema', environment.number, environment.schema_version);
+  const records = cache.currentVersion('records', environment.number, environment.records_version);
+  if (schema === environment.schema_version && records === environment.records_version) {
+    return kept;
+  }
   const moved: Kept = {
-    found: deepFreeze({ ...kept.found, environment: { ...environment, schema_version: version } }),
+    found: deepFreeze({
+      ...kept.found,
+      environment: { ...environment, schema_version: schema, records_version: records },
+    }),
     lastAccessAt: kept.lastAccessAt,
   };
   cache.keep(key, moved, generation);
@@ -143,6 +150,7 @@ function authenticationQuery(
       'e.is_primary',
       'e.status',
       'e.schema_version',
+      'e.records_version',
     ])
     .where('token_hash', '=', tokenHash);
 }
@@ -182,7 +190,8 @@ async function readAuthentication(
     row.schema_name === null ||
     row.is_primary === null ||
     row.status === null ||
-    row.schema_version === null
+    row.schema_version === null ||
+    row.records_version === null
       ? null
       : {
           id: row.environmentId,
@@ -191,6 +200,7 @@ async function readAuthentication(
           is_primary: row.is_primary,
           status: row.status,
           schema_version: row.schema_version,
+          records_version: row.records_version,
         };
   return { found: { actor, environment }, lastAccessAt: row.last_cma_access_at };
 }

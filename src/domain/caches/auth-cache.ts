@@ -1,10 +1,11 @@
 /**
  * What tokens authenticated to, kept in the one process that owns an embedded database:
- * every change to what authentication reads (tokens, roles, environments, schema
- * versions) is announced by a trigger's NOTIFY, which that engine delivers to this
- * process before the committing statement returns; `forget` then drops everything, but a
- * schema change, which only moves its environment's version, is kept as that version
- * (`schemaMoved`): schema changes are what migration scripts make, one after another.
+ * every change to what authentication reads (tokens, roles, environments, versions) is
+ * announced by a trigger's NOTIFY, which that engine delivers to this process before the
+ * committing statement returns; `forget` then drops everything. A change that only moves
+ * an environment's schema or records version (schema changes and record writes: what
+ * migration scripts and editors make, one after another) is kept as that version instead
+ * (`versionMoved`), and answers kept before it are read at it.
  * Never used on PostgreSQL, where another process may commit a change at any time and
  * the token is read with every request.
  *
@@ -13,8 +14,8 @@
  */
 export class AuthCache<T> {
   private readonly entries = new Map<string, T>();
-  /** Per environment number, the version its schema moved to since entries were kept. */
-  private readonly schemaVersions = new Map<number, bigint>();
+  /** Per kind and environment number, the version announced since entries were kept. */
+  private readonly moves = new Map<string, bigint>();
   private generation = 0;
 
   constructor(private readonly limit = 10_000) {}
@@ -38,24 +39,25 @@ export class AuthCache<T> {
   forget(): void {
     this.generation += 1;
     this.entries.clear();
-    this.schemaVersions.clear();
+    this.moves.clear();
   }
 
-  /** A committed change moved this environment's schema to `version`. */
-  schemaMoved(environmentNumber: number, version: string): void {
+  /** A committed change moved this environment's schema or records to `version`. */
+  versionMoved(kind: VersionKind, environmentNumber: number, version: string): void {
+    const key = `${kind}:${environmentNumber}`;
     const moved = BigInt(version);
-    const known = this.schemaVersions.get(environmentNumber);
-    // Versions come from one sequence: the highest announced is the current one.
-    if (known === undefined || moved > known) this.schemaVersions.set(environmentNumber, moved);
+    const known = this.moves.get(key);
+    // Versions come from a sequence: the highest announced is the current one.
+    if (known === undefined || moved > known) this.moves.set(key, moved);
   }
 
   /**
-   * The environment's schema version, given the one an entry was kept with: the version
-   * announced since, when newer. (An entry read before the move and kept after it holds
-   * the older one; the newer announced one is still the answer.)
+   * The environment's version of this kind, given the one an entry was kept with: the one
+   * announced since, when newer. (An entry read before a move and kept after it holds the
+   * older one; the newer announced one is still the answer.)
    */
-  schemaVersion(environmentNumber: number, keptVersion: string): string {
-    const moved = this.schemaVersions.get(environmentNumber);
+  currentVersion(kind: VersionKind, environmentNumber: number, keptVersion: string): string {
+    const moved = this.moves.get(`${kind}:${environmentNumber}`);
     return moved !== undefined && moved > BigInt(keptVersion) ? String(moved) : keptVersion;
   }
 
@@ -63,3 +65,5 @@ export class AuthCache<T> {
     return this.entries.size;
   }
 }
+
+export type VersionKind = 'schema' | 'records';

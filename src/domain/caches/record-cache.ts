@@ -1,4 +1,5 @@
 import { deepFreeze } from './deep-freeze.ts';
+import type { SchemaVersion } from './schema-cache.ts';
 
 // Records kept at once, all environments together; past it the least recently kept goes.
 const DEFAULT_RECORDS = 1_000;
@@ -6,63 +7,91 @@ const DEFAULT_RECORDS = 1_000;
 // memory stays within about DEFAULT_RECORDS × this, whatever records hold.
 export const MAX_KEPT_RECORD_BYTES = 32 * 1024;
 
+/** Where a request's record reads stand: its environment and the records version it saw. */
+export type RecordsVersion = SchemaVersion;
+
+/** What is kept of one environment: the records version its rows were read at. */
+type Snapshot = { version: bigint; count: number };
+
 /**
- * Records read by id, kept in the one process that owns an embedded database. Every
- * statement that writes an environment's records announces that environment with a
- * trigger's NOTIFY (migration 0010_record_announcements), which that engine delivers to
- * this process before the committing statement returns; `forget` then drops what is
- * kept of that environment. Never used on PostgreSQL, where another process may write a
- * record at any time.
+ * Records read by id, each kept for the records version it was read at. The version is
+ * `environments.records_version`, which a trigger moves with every statement that writes
+ * the environment's records (migration 0012_records_versions), raw SQL included, and
+ * which every request reads with its token: a request that starts after a write commits
+ * sees a new version and misses, in every process. A row is loaded after its request
+ * read the version, so it is at least as new as the version it is kept under.
  *
- * A read that began before a change and ends after it must not keep its stale row:
- * `begin` returns the environment's generation, and `keep` stores only if no change came
- * meanwhile.
+ * Bounded: one version per environment (a newer one replaces what was kept, a read at an
+ * older one is served from the database and not kept), a fixed number of rows in all,
+ * and no row whose values take more than MAX_KEPT_RECORD_BYTES. Rows are deep-frozen
+ * before anyone sees them.
  */
 export class RecordCache<Row> {
+  // All environments' rows, by `<environment>:<id>`, in the order they were kept.
   private readonly rows = new Map<string, Row>();
-  private readonly generations = new Map<number, number>();
-  // Rows kept per environment: a write to an environment with none kept costs nothing.
-  private readonly counts = new Map<number, number>();
+  private readonly snapshots = new Map<number, Snapshot>();
 
   constructor(private readonly limit = DEFAULT_RECORDS) {}
 
-  get(environmentNumber: number, id: string): Row | undefined {
-    return this.rows.get(keyOf(environmentNumber, id));
-  }
-
-  begin(environmentNumber: number): number {
-    return this.generations.get(environmentNumber) ?? 0;
-  }
-
-  /** Keeps a row read since `begin` gave `generation`, frozen; returns it. */
-  keep(environmentNumber: number, id: string, row: Row, generation: number): Row {
-    if (generation !== this.begin(environmentNumber)) return row;
-    const key = keyOf(environmentNumber, id);
-    this.drop(key);
-    if (this.rows.size >= this.limit) {
-      const oldest = this.rows.keys().next().value;
-      if (oldest !== undefined) this.drop(oldest);
+  /**
+   * The row kept for `id` at `at`, else what `load` gives (with the bytes its values take
+   * as stored), kept when still current and small enough. Undefined: no such record.
+   */
+  async read(
+    at: RecordsVersion,
+    id: string,
+    load: () => Promise<{ row: Row; bytes: number } | undefined>,
+  ): Promise<Row | undefined> {
+    const version = BigInt(at.version);
+    const key = keyOf(at.environmentNumber, id);
+    if (this.snapshots.get(at.environmentNumber)?.version === version) {
+      const kept = this.rows.get(key);
+      if (kept !== undefined) return kept;
     }
-    this.rows.set(key, deepFreeze(row));
-    this.counts.set(environmentNumber, (this.counts.get(environmentNumber) ?? 0) + 1);
+    const loaded = await load();
+    if (!loaded) return undefined;
+    if (loaded.bytes > MAX_KEPT_RECORD_BYTES) return loaded.row;
+    const snapshot = this.snapshotAt(at.environmentNumber, version);
+    if (snapshot === null) return loaded.row;
+    const row = deepFreeze(loaded.row);
+    if (this.rows.delete(key)) snapshot.count -= 1;
+    if (this.rows.size >= this.limit) this.dropOldest();
+    this.rows.set(key, row);
+    snapshot.count += 1;
     return row;
   }
 
+  /** Drops what is kept of one environment (its records moved, or it is gone). */
   forget(environmentNumber: number): void {
-    this.generations.set(environmentNumber, this.begin(environmentNumber) + 1);
-    if (!this.counts.get(environmentNumber)) return;
+    const snapshot = this.snapshots.get(environmentNumber);
+    if (!snapshot) return;
+    this.snapshots.delete(environmentNumber);
+    if (snapshot.count === 0) return;
     const prefix = `${environmentNumber}:`;
-    for (const key of this.rows.keys()) if (key.startsWith(prefix)) this.drop(key);
-  }
-
-  private drop(key: string): void {
-    if (!this.rows.delete(key)) return;
-    const environmentNumber = Number(key.slice(0, key.indexOf(':')));
-    this.counts.set(environmentNumber, (this.counts.get(environmentNumber) ?? 1) - 1);
+    for (const key of this.rows.keys()) if (key.startsWith(prefix)) this.rows.delete(key);
   }
 
   get size(): number {
     return this.rows.size;
+  }
+
+  /** The environment's snapshot at `version`, replacing an older one; null if newer. */
+  private snapshotAt(environmentNumber: number, version: bigint): Snapshot | null {
+    const current = this.snapshots.get(environmentNumber);
+    if (current && current.version > version) return null;
+    if (current && current.version === version) return current;
+    this.forget(environmentNumber);
+    const snapshot = { version, count: 0 };
+    this.snapshots.set(environmentNumber, snapshot);
+    return snapshot;
+  }
+
+  private dropOldest(): void {
+    const oldest = this.rows.keys().next().value;
+    if (oldest === undefined) return;
+    this.rows.delete(oldest);
+    const snapshot = this.snapshots.get(Number(oldest.slice(0, oldest.indexOf(':'))));
+    if (snapshot) snapshot.count -= 1;
   }
 }
 

@@ -199,8 +199,8 @@ async function readRecord(
 
 /**
  * A record and its model's context for a read (a change reads the record it changes with
- * its creator: recordToChange): the row alone (which a request on the embedded engine may
- * find kept in memory: cachedRecordRead), then the context from the schema cache at the
+ * its creator: recordToChange): the row alone (which a request may find kept at its
+ * records version: cachedRecordRead), then the context from the schema cache at the
  * scope's version (no statement when kept). Without a version, both in one statement.
  * The row is read as `recordWithContext` reads it: a write's lock on its environment
  * keeps other writes from changing it meanwhile.

@@ -56,7 +56,13 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
     reply.header('x-api-version', '3');
     const ref = readyEnvironment(requestedId(request), environment);
     checkEnvironmentAccess(request, ref);
-    request.scope = scopeFor(db, ref, environment?.schema_version);
+    request.scope = scopeFor(
+      db,
+      ref,
+      environment
+        ? { schema: environment.schema_version, records: environment.records_version }
+        : undefined,
+    );
     const permission = request.routeOptions.config.permission;
     if (permission && !request.actor?.permissions.has(permission)) {
       throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
