@@ -75,10 +75,11 @@ export type UnreadWrite = OperationNodeSource & {
  * statement instead of one more each. They run in that statement, after everything the
  * change sent before it: pass only writes that no read of the change has to see, whose
  * result nothing needs. Their triggers fire as the statement ends, as they would have.
- * `fixedShape`: the writes' text never varies but by their schema, so the statement is
- * prepared (executePrepared); false when it does (an update of the columns that changed).
+ * The statement is prepared (executePrepared): a write's text must not vary but by its
+ * schema (an update sets the same columns every time, not just those that changed), or
+ * each text becomes one more prepared statement per connection.
  */
-export type LastWrites = Readonly<{ writes: readonly UnreadWrite[]; fixedShape: boolean }>;
+export type LastWrites = Readonly<{ writes: readonly UnreadWrite[] }>;
 
 /**
  * Records an event of the transaction's environment and its webhook deliveries inside
@@ -167,15 +168,14 @@ function withWrites(trx: Trx, writes: readonly UnreadWrite[]): QueryCreator<Proj
   );
 }
 
-/** The event's insert carrying the change's last writes: compiled on every call. */
+/** The event's insert carrying the change's last writes: compiled on every call, prepared. */
 async function insertEventAfter(
   trx: Trx,
   last: LastWrites,
   columns: EventColumns,
   nested: [entity: string, previous: string] | undefined,
 ) {
-  const query = insertEvent(withWrites(trx, last.writes), columns, nested);
-  return last.fixedShape ? executePrepared(trx, query) : query.execute();
+  return executePrepared(trx, insertEvent(withWrites(trx, last.writes), columns, nested));
 }
 
 /** As emitEvent, for events of an environment itself (fork, promote, destroy…). */

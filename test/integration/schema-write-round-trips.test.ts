@@ -184,7 +184,6 @@ describe('round trips of schema writes', () => {
                 .set({ api_key: other.api_key })
                 .where('id', '=', model.id),
             ],
-            fixedShape: false,
           },
         ),
       ),

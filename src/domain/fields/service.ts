@@ -246,16 +246,16 @@ export async function updateField(
         return { field: presentField(before), included: [previous] };
 
       const row: FieldRow = { ...before, ...next };
-      const update = repo.fieldUpdate(trx, before, next);
       const released = releasedRelationships(state.itemType, row.id, row.field_type);
       // A move reads the model after the update; a new type, localization or validators
       // rewrite records; a released relationship writes the model. Otherwise (a hint, a
       // label, an appearance…) the field's row is the only write, which nothing reads
-      // before the event: the event's statement carries it.
+      // before the event: the event's statement carries it, writing the whole row so that
+      // its text, and the prepared statement, are the same whatever changed.
       const onlyTheRow =
         !moves && !reachesValues(before, row) && Object.keys(released).length === 0;
       if (!onlyTheRow) {
-        await update.execute();
+        await repo.fieldUpdate(trx, before, next).execute();
         await followFieldUpdate(trx, before, row);
       }
       // No statement when nothing is released.
@@ -267,7 +267,7 @@ export async function updateField(
         tx,
         previous,
         entity,
-        onlyTheRow ? { writes: [update], fixedShape: false } : undefined,
+        onlyTheRow ? { writes: [repo.fieldRowUpdate(trx, next)] } : undefined,
       );
       const shiftedIds = new Set(
         (placement?.shifted ?? [])

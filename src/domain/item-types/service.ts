@@ -179,7 +179,7 @@ export async function createItemType(
       await emitEvent(
         tx,
         { entityType: 'item_type', eventType: 'create', entity: itemType },
-        { writes: [schemaMenuItem], fixedShape: true },
+        { writes: [schemaMenuItem] },
       );
       return { itemType, menuItem };
     });
@@ -233,7 +233,7 @@ export async function updateItemType(
         },
         // Records read the model as updated: else the update is the last write, and its
         // event's statement carries it.
-        refresh || settle ? undefined : { writes: [update], fixedShape: true },
+        refresh || settle ? undefined : { writes: [update] },
       );
       return itemType;
     });
@@ -261,7 +261,7 @@ export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promi
     await emitEvent(
       tx,
       { entityType: 'item_type', eventType: 'create', entity: itemType },
-      { writes: [schemaMenuItem], fixedShape: true },
+      { writes: [schemaMenuItem] },
     );
     return itemType;
   });

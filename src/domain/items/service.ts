@@ -498,7 +498,6 @@ export async function updateItem(
     );
     await emitItemEvent(tx, state, 'update', entity, previous, creator, {
       writes: [version, update],
-      fixedShape: true,
     });
     return entity.plain;
   });
