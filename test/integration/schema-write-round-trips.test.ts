@@ -4,6 +4,7 @@ import { inEnvironmentTransaction, loadScope } from '../../src/db/environment-sc
 import { violatedUniqueConstraint } from '../../src/db/transaction.ts';
 import { emitEvent } from '../../src/events/outbox.ts';
 import { buildField, buildModel, buildRecord, buildWebhook } from '../support/factories.ts';
+import { countRows } from '../support/fixtures.ts';
 import { transactionOf } from '../support/round-trips.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -16,13 +17,7 @@ import { useTestServer } from '../support/server.ts';
 const server = useTestServer();
 const client = server.client();
 
-async function count(table: 'events' | 'webhook_calls'): Promise<number> {
-  const row = await server.db
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+const count = (table: 'events' | 'webhook_calls') => countRows(server.db, table);
 
 /** The last event recorded: its type and its entity's id and attributes. */
 async function lastEvent() {

@@ -17,6 +17,7 @@ import { rejectsWithApiError } from '../support/api-errors.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { eventually } from '../support/delivery-fixtures.ts';
 import { webhookBody } from '../support/factories.ts';
+import { countRows } from '../support/fixtures.ts';
 import { useTestServer } from '../support/server.ts';
 
 type Events = Parameters<Client['webhooks']['create']>[0]['events'];
@@ -42,13 +43,7 @@ describe('model changes fan out to matching enabled webhooks', () => {
     });
   }
 
-  async function count(table: 'events' | 'webhook_calls'): Promise<number> {
-    const row = await server.db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
+  const count = (table: 'events' | 'webhook_calls') => countRows(server.db, table);
 
   test('events, entity types, filters and the enabled flag decide who gets a call', async () => {
     const make = (name: string, events: Events, enabled = true) =>

@@ -68,3 +68,12 @@ export async function recordEventCount(db: Db, eventType?: string): Promise<numb
   if (eventType) query = query.where('event_type', '=', eventType);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
+
+/** How many rows a project table holds: what a change added to the outbox, say. */
+export async function countRows(db: Db, table: 'events' | 'webhook_calls'): Promise<number> {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
