@@ -21,7 +21,7 @@ import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
-import { roundTripsOf } from '../support/round-trips.ts';
+import { requestRoundTripsOf } from '../support/round-trips.ts';
 import { startTestServer } from '../support/server.ts';
 
 const ADMIN_TOKEN = 'cache-coherence-admin-token-01';
@@ -592,24 +592,24 @@ if (TEST_ENGINE === 'embedded') {
     await client.fields.find(field.id);
 
     await client.fields.update(field.id, { hint: 'moved' });
-    const sent = await roundTripsOf(async () => {
+    const sent = await requestRoundTripsOf(async () => {
       assert.equal((await client.fields.find(field.id)).hint, 'moved');
     });
     assert.ok(!sent.some((text) => text.includes('access_tokens')), sent.join('\n'));
     const authenticated = await authenticate(server.db, server.adminToken, null);
     assert.equal(authenticated?.environment?.schema_version, await schemaVersion(server.db));
     // The field's document was loaded once at the new version, and is kept there.
-    assert.deepEqual(await roundTripsOf(() => client.fields.find(field.id)), []);
+    assert.deepEqual(await requestRoundTripsOf(() => client.fields.find(field.id)), []);
 
     // A record write moves the records version the same way: the next read loads the
     // record alone, and the one after reads nothing.
     const record = await client.items.create({ item_type: itemTypeRef(model.id) });
     await client.items.find(record.id);
     await client.items.update(record.id, { [field.api_key]: 'written' });
-    const afterWrite = await roundTripsOf(() => client.items.find(record.id));
+    const afterWrite = await requestRoundTripsOf(() => client.items.find(record.id));
     assert.equal(afterWrite.length, 1, afterWrite.join('\n'));
     assert.match(afterWrite[0] ?? '', /from "env_1"\."items"/);
-    assert.deepEqual(await roundTripsOf(() => client.items.find(record.id)), []);
+    assert.deepEqual(await requestRoundTripsOf(() => client.items.find(record.id)), []);
     const { records_version } = await server.db
       .selectFrom('environments')
       .select('records_version')
@@ -620,7 +620,7 @@ if (TEST_ENGINE === 'embedded') {
 
     // An access change still drops what tokens authenticated to.
     await sql`UPDATE roles SET name = name`.execute(server.db);
-    const again = await roundTripsOf(() => client.fields.find(field.id));
+    const again = await requestRoundTripsOf(() => client.fields.find(field.id));
     assert.ok(
       again.some((text) => text.includes('access_tokens')),
       again.join('\n'),

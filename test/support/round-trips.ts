@@ -24,14 +24,19 @@ export async function roundTripsOf(fn: () => Promise<unknown>): Promise<string[]
 }
 
 /**
+ * As roundTripsOf, less the polls of the in-process delivery worker and scheduler, which
+ * run on their own at any moment: what the requests `fn` makes sent.
+ */
+export async function requestRoundTripsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  return (await roundTripsOf(fn)).filter((text) => !/webhook_calls|scheduled_actions/.test(text));
+}
+
+/**
  * The statements of the one change `fn` makes, from its BEGIN (sent with the environment
- * entry) to its COMMIT: writes named by their tables, reads as `select`. The
- * in-process delivery worker's polls run on their own and are left out.
+ * entry) to its COMMIT: writes named by their tables, reads as `select`.
  */
 export async function transactionOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const sent = (await roundTripsOf(fn)).filter(
-    (text) => !/webhook_calls|scheduled_actions/.test(text),
-  );
+  const sent = await requestRoundTripsOf(fn);
   const start = sent.findIndex((text) =>
     text.startsWith('begin; SELECT * FROM enter_environment('),
   );
