@@ -23,12 +23,13 @@ export async function roundTripsOf(fn: () => Promise<unknown>): Promise<string[]
   return sent;
 }
 
-/**
- * As roundTripsOf, less the polls of the in-process delivery worker and scheduler, which
- * run on their own at any moment: what the requests `fn` makes sent.
- */
+// What the process sends on its own, at any moment: the in-process delivery worker's and
+// scheduler's polls, and the embedded engine's minutely analyze (embedded-analyze.ts).
+const BACKGROUND = /webhook_calls|scheduled_actions|pg_stat_user_tables|^ANALYZE /;
+
+/** As roundTripsOf, less what the process sends on its own: what `fn`'s requests sent. */
 export async function requestRoundTripsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  return (await roundTripsOf(fn)).filter((text) => !/webhook_calls|scheduled_actions/.test(text));
+  return (await roundTripsOf(fn)).filter((text) => !BACKGROUND.test(text));
 }
 
 /**
