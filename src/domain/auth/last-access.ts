@@ -39,16 +39,16 @@ export function lastAccessBucket(at: Date | null, now: Date): LastAccess {
   return 'never';
 }
 
+/** Whether a CMA call by a token last noted at `lastAt` is to be noted (recordCmaAccess). */
+export function cmaAccessDue(lastAt: Date | null): boolean {
+  return lastAt === null || Date.now() - lastAt.getTime() >= RECORD_INTERVAL_MS;
+}
+
 /**
- * Notes a CMA call by this token, unless one was noted in the last minute. True when it
- * sent the note (the stamp is now, or was set by a concurrent request moments ago).
+ * Notes a CMA call by a token whose last one was noted a minute or more ago (cmaAccessDue:
+ * checked first, so that a request with nothing to note awaits nothing).
  */
-export async function recordCmaAccess(
-  db: Db,
-  tokenId: string,
-  lastAt: Date | null,
-): Promise<boolean> {
-  if (lastAt !== null && Date.now() - lastAt.getTime() < RECORD_INTERVAL_MS) return false;
+export async function recordCmaAccess(db: Db, tokenId: string): Promise<void> {
   // The guard repeats in SQL so that concurrent requests write at most once.
   await db
     .updateTable('access_tokens')
@@ -61,5 +61,4 @@ export async function recordCmaAccess(
       ]),
     )
     .execute();
-  return true;
 }
