@@ -143,8 +143,36 @@ function reachOf(
   return { creator, stage, content };
 }
 
+// Grants already worked out, per actor: every record request asks at least twice (may
+// the role do this at all, then on this model), and an embedded process keeps one actor
+// per token until its role or token changes. Bounded per actor: a flood of models empties it.
+const grantsOfActor = new WeakMap<Actor, Map<string, Grant>>();
+const MAX_GRANTS_PER_ACTOR = 1_000;
+
 /** The grant for one model, or (model null) for some model of the environment. */
 export function grantOf(
+  actor: Actor,
+  environmentId: string,
+  intent: Intent,
+  model: ModelRef | null,
+): Grant {
+  // What reachOf reads of the intent and the model, and nothing else.
+  const key = `${environmentId}/${intent.action}/${intent.toStage ?? ''}/${model?.id ?? ''}/${model?.workflow_id ?? ''}`;
+  let grants = grantsOfActor.get(actor);
+  if (!grants) {
+    grants = new Map();
+    grantsOfActor.set(actor, grants);
+  }
+  let grant = grants.get(key);
+  if (!grant) {
+    if (grants.size >= MAX_GRANTS_PER_ACTOR) grants.clear();
+    grant = workOutGrant(actor, environmentId, intent, model);
+    grants.set(key, grant);
+  }
+  return grant;
+}
+
+function workOutGrant(
   actor: Actor,
   environmentId: string,
   intent: Intent,
