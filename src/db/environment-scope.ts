@@ -162,8 +162,11 @@ export function scopeFor(
   environment: EnvironmentRef,
   versions?: EnvironmentVersions,
 ): Scope {
-  const scope = { environment, db: scopedHandle(db, environment.schemaName), project: db };
-  return versions === undefined ? scope : { ...scope, versions };
+  const handle = scopedHandle(db, environment.schemaName);
+  // One literal each: every request makes one, so no spread of a first object.
+  return versions === undefined
+    ? { environment, db: handle, project: db }
+    : { environment, db: handle, project: db, versions };
 }
 
 /** The scoped handle for an open project transaction (same connection). */

@@ -31,7 +31,10 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     reply.header('cache-control', 'max-age=0, private, must-revalidate');
-    if (request.is404 || request.routeOptions.config.public) return;
+    if (request.is404) return;
+    // Read once: Fastify builds a new routeOptions object on every access.
+    const config = request.routeOptions.config;
+    if (config.public) return;
 
     const token = bearerToken(request);
     let environment: RequestedEnvironment | null = null;
@@ -63,11 +66,11 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
         ? { schema: environment.schema_version, records: environment.records_version }
         : undefined,
     );
-    const permission = request.routeOptions.config.permission;
+    const permission = config.permission;
     if (permission && !request.actor?.permissions.has(permission)) {
       throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
     }
-    const itemAction = request.routeOptions.config.itemAction;
+    const itemAction = config.itemAction;
     if (itemAction && request.actor) assertMayAtAll(request.actor, request.scope, itemAction);
   });
 
