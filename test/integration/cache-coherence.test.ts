@@ -334,6 +334,33 @@ test('a record read by id is kept at its records version, and every committed wr
 });
 
 /**
+ * What a kept record is presented as is kept with it (presentedOnce), per schema version
+ * and per way of reading it: a schema change that writes no record still shows next.
+ */
+test('a kept record is presented anew after a schema change, and per version read', async () => {
+  const server = await startServer();
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'shown', draft_mode_active: true });
+  const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const record = await client.items.create({ item_type: itemTypeRef(model.id), title: 'One' });
+  await client.items.publish(record.id);
+  await client.items.update(record.id, { title: 'Two' });
+
+  // The same kept row, read as current and as published, answers each.
+  assert.equal((await client.items.find(record.id)).title, 'Two');
+  assert.equal((await client.items.find(record.id, { version: 'published' })).title, 'One');
+  assert.equal((await client.items.find(record.id)).title, 'Two');
+  assert.equal(recordCacheOf(server.db).size, 1);
+
+  // Renaming a field rewrites no record: the row stays kept, its presentation must not.
+  await client.fields.update(field.id, { api_key: 'headline' });
+  const renamed = await client.items.find(record.id);
+  assert.equal(renamed.headline, 'Two');
+  assert.equal(renamed.title, undefined);
+  assert.equal((await client.items.find(record.id, { version: 'published' })).headline, 'One');
+});
+
+/**
  * A change reads first from the caches at the version it read under the environment's lock:
  * whatever a read kept before a raw SQL change, the change acts on what the database holds,
  * and once it has sent a statement it reads the database, its own writes included.

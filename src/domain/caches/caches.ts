@@ -7,6 +7,7 @@ import {
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
 import { AuthCache, type VersionKind } from './auth-cache.ts';
+import { deepFreeze } from './deep-freeze.ts';
 import { RecordCache } from './record-cache.ts';
 import { SchemaCache } from './schema-cache.ts';
 
@@ -132,4 +133,39 @@ export function cachedSchemaRead<T>(
   if (place === null) return load();
   const at = { environmentNumber: scope.environment.number, version: place.version };
   return schemaCacheOf(place.pool).read(at, key, load);
+}
+
+/** What was made of one kept record row, at the schema version it was made at. */
+type Presentations = { schemaVersion: string; byKey: Map<string, unknown> };
+// Keyed by the row itself: a kept row stands for its environment at one records version
+// (RecordCache), so what is made of it (with its blocks and tree) goes when the row does.
+const presentationsOfRow = new WeakMap<object, Presentations>();
+
+/**
+ * What `present` makes of a record row a request read from the record cache: made once
+ * per row kept, schema version and `key` (the options it is made with), then shared,
+ * deep-frozen. A row not kept (too large, or read at an older version), and any row in a
+ * transaction, is presented afresh.
+ */
+export async function presentedOnce<T>(
+  scope: Scope | ScopedTransaction,
+  row: object,
+  key: string,
+  present: () => Promise<T>,
+): Promise<T> {
+  // The record cache freezes the rows it keeps, and only those.
+  if (isTransaction(scope) || scope.versions === undefined || !Object.isFrozen(row)) {
+    return present();
+  }
+  const schemaVersion = scope.versions.schema;
+  let kept = presentationsOfRow.get(row);
+  if (kept?.schemaVersion !== schemaVersion) {
+    kept = { schemaVersion, byKey: new Map() };
+    presentationsOfRow.set(row, kept);
+  }
+  const found = kept.byKey.get(key);
+  if (found !== undefined) return found as T;
+  const made = deepFreeze(await present());
+  kept.byKey.set(key, made);
+  return made;
 }

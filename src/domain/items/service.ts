@@ -12,6 +12,7 @@ import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
+import { presentedOnce } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
 import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
@@ -171,11 +172,11 @@ export async function findItem(
   const published = options.version === 'published';
   if (published && row.published_values === null)
     throw new NotFound('Published version of item', id);
-  const [values] = await valuesToPresent(scope.db, [{ ...row, fields }], {
-    published,
-    nested: options.nested ?? false,
+  const nested = options.nested ?? false;
+  return presentedOnce(scope, row, `${published}/${nested}`, async () => {
+    const [values] = await valuesToPresent(scope.db, [{ ...row, fields }], { published, nested });
+    return withTreeMeta(scope.db, presentItem(row, model, fields, values));
   });
-  return withTreeMeta(scope.db, presentItem(row, model, fields, values));
 }
 
 /** Position for a new record of a sortable or tree model: after its siblings. */
