@@ -5,6 +5,7 @@ import { createMetrics, type Metrics } from '../metrics.ts';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.ts';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
 import { VERSION } from '../version.ts';
+import { documentJson } from './document-json.ts';
 import { openApiRoutes, registerOpenApi } from './openapi.ts';
 import { registerJsonBodyParser } from './plugins/body-parser.ts';
 import {
@@ -71,6 +72,7 @@ export async function buildApp(
     schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() } },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
+  app.setReplySerializer(documentJson);
   registerQueryCountHeader(app);
   app.addHook('onResponse', async (request, reply) => {
     // Unmatched URLs share one label, so scanners cannot grow the series without bound.
