@@ -4,7 +4,9 @@ import type { SchemaVersion } from './schema-cache.ts';
 // Records kept at once, all environments together; past it the least recently kept goes.
 const DEFAULT_RECORDS = 1_000;
 // A record larger than this (its values as stored) is served but not kept: the cache's
-// memory stays within about DEFAULT_RECORDS × this, whatever records hold.
+// memory stays within about DEFAULT_RECORDS × this, whatever records hold. (A kept row
+// also holds its presentations, current and published, and their JSON: presentedOnce and
+// documentJson. Each is about the row's size: a small multiple of the bound, still bound.)
 export const MAX_KEPT_RECORD_BYTES = 32 * 1024;
 
 /** Where a request's record reads stand: its environment and the records version it saw. */

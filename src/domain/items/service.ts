@@ -173,10 +173,14 @@ export async function findItem(
   if (published && row.published_values === null)
     throw new NotFound('Published version of item', id);
   const nested = options.nested ?? false;
-  return presentedOnce(scope, row, `${published}/${nested}`, async () => {
+  const present = async () => {
     const [values] = await valuesToPresent(scope.db, [{ ...row, fields }], { published, nested });
     return withTreeMeta(scope.db, presentItem(row, model, fields, values));
-  });
+  };
+  // With its blocks inline a record is as large as its blocks make it: never kept. Without,
+  // it is about the size of the row, which the record cache keeps only when small.
+  if (nested) return present();
+  return presentedOnce(scope, row, published ? 'published' : 'current', present);
 }
 
 /** Position for a new record of a sortable or tree model: after its siblings. */
