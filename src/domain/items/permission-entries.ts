@@ -143,11 +143,26 @@ function reachOf(
   return { creator, stage, content };
 }
 
-// Grants already worked out, per actor: every record request asks at least twice (may
-// the role do this at all, then on this model), and an embedded process keeps one actor
-// per token until its role or token changes. Bounded per actor: a flood of models empties it.
-const grantsOfActor = new WeakMap<Actor, Map<string, Grant>>();
-const MAX_GRANTS_PER_ACTOR = 1_000;
+// What was worked out of an actor's entries, per actor: every record request asks at
+// least three times (may the role do this at all, on every record, on this model), and an
+// embedded process keeps one actor per token until its role or token changes. Bounded per
+// actor: a flood of models empties it.
+const answersOfActor = new WeakMap<Actor, Map<string, unknown>>();
+const MAX_ANSWERS_PER_ACTOR = 1_000;
+
+/** `workOut()`, once per actor and `key` (which must name everything it reads but the actor). */
+function onceForActor<T>(actor: Actor, key: string, workOut: () => T): T {
+  let answers = answersOfActor.get(actor);
+  if (!answers) {
+    answers = new Map();
+    answersOfActor.set(actor, answers);
+  }
+  if (answers.has(key)) return answers.get(key) as T;
+  if (answers.size >= MAX_ANSWERS_PER_ACTOR) answers.clear();
+  const answer = workOut();
+  answers.set(key, answer);
+  return answer;
+}
 
 /** The grant for one model, or (model null) for some model of the environment. */
 export function grantOf(
@@ -157,19 +172,8 @@ export function grantOf(
   model: ModelRef | null,
 ): Grant {
   // What reachOf reads of the intent and the model, and nothing else.
-  const key = `${environmentId}/${intent.action}/${intent.toStage ?? ''}/${model?.id ?? ''}/${model?.workflow_id ?? ''}`;
-  let grants = grantsOfActor.get(actor);
-  if (!grants) {
-    grants = new Map();
-    grantsOfActor.set(actor, grants);
-  }
-  let grant = grants.get(key);
-  if (!grant) {
-    if (grants.size >= MAX_GRANTS_PER_ACTOR) grants.clear();
-    grant = workOutGrant(actor, environmentId, intent, model);
-    grants.set(key, grant);
-  }
-  return grant;
+  const key = `grant/${environmentId}/${intent.action}/${intent.toStage ?? ''}/${model?.id ?? ''}/${model?.workflow_id ?? ''}`;
+  return onceForActor(actor, key, () => workOutGrant(actor, environmentId, intent, model));
 }
 
 function workOutGrant(
@@ -236,6 +240,12 @@ export const needsRoleTokens = ({ allow, deny }: Grant) =>
  * creator-less positive entry and no negative entry for the action at all.
  */
 export function grantsEverything(actor: Actor, environmentId: string, action: ItemAction): boolean {
+  return onceForActor(actor, `everything/${environmentId}/${action}`, () =>
+    reachesEveryRecord(actor, environmentId, action),
+  );
+}
+
+function reachesEveryRecord(actor: Actor, environmentId: string, action: ItemAction): boolean {
   const wide = (actor.itemTypePermissions.positive as Entry[]).some(
     (entry) =>
       concerns(entry, environmentId, action) &&
