@@ -1,3 +1,11 @@
+import type { PresentedAccessToken } from '../presenters/access-token.ts';
+
+/**
+ * The caller's token as it authenticated, all its presentation shows but its last use
+ * (which is the request itself): a record it creates names it as its creator.
+ */
+export type CallerToken = Omit<PresentedAccessToken, 'last_cma_access_at'>;
+
 /** Who is calling: the authenticated token and the flags of its role. */
 export type Permission =
   | 'can_edit_schema'
@@ -15,6 +23,7 @@ export type Permission =
 
 export type Actor = {
   tokenId: string;
+  token: CallerToken;
   roleId: string;
   permissions: ReadonlySet<Permission>;
   environmentsAccess: 'all' | 'primary_only' | 'sandbox_only' | 'none';

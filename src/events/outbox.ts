@@ -199,11 +199,12 @@ export async function recordEvent(
     event.entityType === 'item' && event.nestedEntity
       ? [JSON.stringify(event.nestedEntity), JSON.stringify(event.nestedPreviousEntity ?? null)]
       : undefined;
-  const [inserted] = last
-    ? await insertEventAfter(trx, last, columns, nested)
-    : nested
-      ? await insertNestedEvent(trx, ...nested, ...columns)
-      : await insertPlainEvent(trx, ...columns);
+  const [inserted] =
+    last && last.writes.length > 0
+      ? await insertEventAfter(trx, last, columns, nested)
+      : nested
+        ? await insertNestedEvent(trx, ...nested, ...columns)
+        : await insertPlainEvent(trx, ...columns);
   if (!inserted) throw new Error('the event insert returned no id');
   await enqueueWebhookCalls(
     trx,

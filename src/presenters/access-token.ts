@@ -2,12 +2,25 @@ import type { AccessTokenRow } from '../db/schema.ts';
 import { lastAccessBucket } from '../domain/auth/last-access.ts';
 import { type Resource, ref } from './jsonapi.ts';
 
+/** What a token's presentation shows of its row. */
+export type PresentedAccessToken = Pick<
+  AccessTokenRow,
+  | 'id'
+  | 'name'
+  | 'can_access_cda'
+  | 'can_access_cda_preview'
+  | 'can_access_cma'
+  | 'hardcoded_type'
+  | 'role_id'
+  | 'last_cma_access_at'
+>;
+
 /**
  * `secret` is the token itself, known only right after it is made: the database keeps
  * its hash, so every other response carries null.
  */
 export function presentAccessToken(
-  row: AccessTokenRow,
+  row: PresentedAccessToken,
   secret: string | null,
   now: Date,
 ): Resource {

@@ -162,6 +162,54 @@ describe('round trips of schema writes', () => {
     assert.equal(event.entity_id, record.id);
   });
 
+  test('a record create: its row, its version and its event in one statement, its creator the caller', async () => {
+    const first = await buildRecord(client);
+    const [field] = await client.fields.list(first.item_type.id);
+    assert.ok(field);
+    const created: { id?: string } = {};
+    assert.deepEqual(
+      await transactionOf(async () => {
+        created.id = (
+          await buildRecord(client, {
+            itemTypeId: first.item_type.id,
+            attributes: { [field.api_key]: 'carried' },
+          })
+        ).id;
+      }),
+      [
+        'begin; SELECT * FROM enter_environment',
+        'insert into item_versions + insert into items + insert into events',
+        'commit',
+      ],
+    );
+    const record = await client.items.find(created.id ?? '');
+    assert.equal(record[field.api_key], 'carried');
+    assert.equal((await client.itemVersions.list(record.id)).length, 1);
+    const token = (await client.accessTokens.list()).find(
+      (candidate) => candidate.id === record.creator?.id,
+    );
+    assert.ok(token, 'the creator is a token of the project');
+    const event = await server.db
+      .selectFrom('events')
+      .select(['event_type', 'entity_id', 'related_entities'])
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([event.event_type, event.entity_id], ['create', record.id]);
+    const related = event.related_entities as { type: string; id: string }[];
+    assert.deepEqual(
+      related.map(({ type, id }) => [type, id]),
+      [
+        ['item_type', first.item_type.id],
+        ['access_token', token.id],
+      ],
+    );
+    // As the token reads itself: its last use is this very call, so today.
+    const { data: read } = await client.accessTokens.rawFind(token.id);
+    assert.equal(read.attributes.last_cma_access, 'today');
+    assert.deepEqual(related[1], read);
+  });
+
   test('a carried write that breaks a unique index fails its statement: no event, no write', async () => {
     const model = await buildModel(client);
     const other = await buildModel(client);

@@ -3,7 +3,7 @@ import { type JoinBuilder, sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentRow, ProjectDatabase } from '../../db/schema.ts';
-import type { Actor, Permission } from '../actor.ts';
+import type { Actor, CallerToken, Permission } from '../actor.ts';
 import type { AuthCache } from '../caches/auth-cache.ts';
 import { authCacheOf } from '../caches/caches.ts';
 import { deepFreeze } from '../caches/deep-freeze.ts';
@@ -40,25 +40,22 @@ function presentedTokenHash(token: string): string {
   return hash;
 }
 
-export function actorFromRole(
-  token: { id: string; hardcodedType: string | null },
-  roleId: string,
-  attributes: RoleAttributes,
-): Actor {
+export function actorFromRole(token: CallerToken, attributes: RoleAttributes): Actor {
   const permissions = new Set<Permission>();
   for (const [name, value] of Object.entries(attributes)) {
     if (name.startsWith('can_') && value === true) permissions.add(name as Permission);
   }
   return {
     tokenId: token.id,
-    roleId,
+    token,
+    roleId: token.role_id,
     permissions,
     environmentsAccess: attributes.environments_access,
     itemTypePermissions: {
       positive: attributes.positive_item_type_permissions,
       negative: attributes.negative_item_type_permissions,
     },
-    hardcodedAdmin: token.hardcodedType === 'admin',
+    hardcodedAdmin: token.hardcoded_type === 'admin',
   };
 }
 
@@ -157,9 +154,12 @@ function authenticationQuery(
     .leftJoin('environments as e', environment)
     .select([
       'access_tokens.id as tokenId',
+      'access_tokens.name',
       'access_tokens.last_cma_access_at',
       'access_tokens.hardcoded_type',
       'can_access_cma',
+      'can_access_cda',
+      'can_access_cda_preview',
       'roles.id as roleId',
       // As text: permissions are derived once per distinct text (ownPermissions).
       sql<string>`roles.attributes::text`.as('attributes_text'),
@@ -200,8 +200,15 @@ async function readAuthentication(
       ? ownPermissions(row.attributes_text)
       : finalPermissions(row.roleId, await loadRoleChain(db, row.roleId));
   const actor = actorFromRole(
-    { id: row.tokenId, hardcodedType: row.hardcoded_type },
-    row.roleId,
+    {
+      id: row.tokenId,
+      name: row.name,
+      can_access_cda: row.can_access_cda,
+      can_access_cda_preview: row.can_access_cda_preview,
+      can_access_cma: row.can_access_cma,
+      hardcoded_type: row.hardcoded_type,
+      role_id: row.roleId,
+    },
     permissions,
   );
   const environment =

@@ -3,12 +3,14 @@ import type { AccessTokenRow } from '../../db/schema.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import { presentAccessToken } from '../../presenters/access-token.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
+import type { CallerToken } from '../actor.ts';
 
 /**
  * A record event names the record's creator among its related entities (spec 06 §6).
- * A change reads the creator's token as one more column (`creatorColumn`) of a statement
- * it sends anyway: a create in its insert's RETURNING, a change of an existing record in
- * the record's first read (findRecordOrFail); other changes look it up.
+ * A create's creator is the caller, whose token the request read as it authenticated
+ * (`presentCaller`). A change of an existing record reads its creator's token as one more
+ * column (`creatorColumn`) of the record's first read (findRecordOrFail); other changes
+ * look it up.
  */
 
 /** The token as row_to_json gives it: bigints as numbers, timestamps as strings. */
@@ -32,6 +34,13 @@ export function creatorColumn(creatorId: string | null | Expression<string | nul
   return sql<AccessTokenJson | null>`(SELECT row_to_json(t.*) FROM access_tokens AS t WHERE t.id = ${creatorId}::bigint)`.as(
     'creator',
   );
+}
+
+/** The related entity of a record the caller creates: its token, just used for this call. */
+export function presentCaller(token: CallerToken | null): Resource[] {
+  if (token === null) return [];
+  const now = new Date();
+  return [presentAccessToken({ ...token, last_cma_access_at: now }, null, now)];
 }
 
 /** The related entity of a creator read by `creatorColumn`: none once deleted. */

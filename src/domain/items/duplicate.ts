@@ -1,5 +1,6 @@
 import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
+import type { CallerToken } from '../actor.ts';
 import { findItemType } from '../item-types/service.ts';
 import type { ItemField } from './model-fields.ts';
 import type { RecordGate } from './record-gate.ts';
@@ -91,7 +92,7 @@ function freshBlocks(value: unknown): unknown {
  */
 export async function duplicateItem(
   scope: Scope,
-  creatorId: string | null,
+  caller: CallerToken | null,
   id: string,
   gate?: RecordGate,
 ): Promise<{ data: Resource; included: Resource[] }> {
@@ -110,7 +111,7 @@ export async function duplicateItem(
           freshBlocks(nested.attributes[field.api_key] ?? null),
         );
       if (original.parent_id !== null) attributes.parent_id = original.parent_id;
-      const data = await createInTransaction(tx, creatorId, {
+      const data = await createInTransaction(tx, caller, {
         itemType: original.item_type_id,
         attributes,
         meta: {},

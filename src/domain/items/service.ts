@@ -9,9 +9,10 @@ import {
 } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
-import { emitEvent, type LastWrites } from '../../events/outbox.ts';
+import { emitEvent, type LastWrites, type UnreadWrite } from '../../events/outbox.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
+import type { CallerToken } from '../actor.ts';
 import { presentedOnce } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
 import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
@@ -20,7 +21,7 @@ import { checkNewId } from '../new-ids.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
 import { changedContent } from './content-changes.ts';
-import { creatorColumn, lookUpCreator, presentCreator } from './creator.ts';
+import { lookUpCreator, presentCaller } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { contextOf, recordAndContext, recordToChange, type StoredItem } from './record-context.ts';
@@ -256,22 +257,26 @@ async function runChange(
 
 export async function createItem(
   scope: Scope,
-  creatorId: string | null,
+  caller: CallerToken | null,
   input: ItemInput,
   options: { validateOnly?: boolean } = {},
 ): Promise<Resource> {
   return runChange(scope, options.validateOnly ?? false, (tx) =>
-    createInTransaction(tx, creatorId, input),
+    createInTransaction(tx, caller, input),
   );
 }
 
-/** A create inside the caller's record change (a duplicate reads its original in it too). */
+/**
+ * A create inside the caller's record change (a duplicate reads its original in it too).
+ * The caller's token becomes the record's creator.
+ */
 export async function createInTransaction(
   tx: ScopedTransaction,
-  creatorId: string | null,
+  caller: CallerToken | null,
   input: ItemInput,
 ): Promise<Resource> {
   const trx = tx.db;
+  const creatorId = caller?.id ?? null;
   if (input.itemType === undefined)
     throw new ValidationFailed('Item', [
       { field: 'item_type', code: 'VALIDATION_REQUIRED', message: 'is required' },
@@ -347,26 +352,35 @@ export async function createInTransaction(
     unpublishing_scheduled_at: null,
     stage: await initialStage(trx, model.workflow_id),
   };
-  // The row and its first version in one statement: they name each other, and the
-  // version's foreign key is checked when the statement ends. It reads the creator too.
-  const [written] = await executePrepared(
-    trx,
-    trx
-      .with('version', (db) =>
-        db.insertInto('item_versions').values(versionRow(row, snapshotJson, creatorId)),
-      )
-      .insertInto('items')
-      .values({ ...row, item_values: json, published_values: published ? snapshotJson : null })
-      .returning(creatorColumn(creatorId)),
-  );
-  await blocks?.commit(trx, fields, values);
+  // The row and its first version name each other: they are written in one statement, at
+  // whose end each one's foreign key is checked.
+  const version = versionRow(row, snapshotJson, creatorId);
+  const stored = { ...row, item_values: json, published_values: published ? snapshotJson : null };
+  const writes: UnreadWrite[] = [];
+  if (blocks) {
+    // The blocks name the record: its row goes first, then they do, then the event.
+    await executePrepared(
+      trx,
+      trx
+        .with('version', (db) => db.insertInto('item_versions').values(version))
+        .insertInto('items')
+        .values(stored),
+    );
+    await blocks.commit(trx, fields, values);
+  } else {
+    writes.push(
+      trx.insertInto('item_versions').values(version),
+      trx.insertInto('items').values(stored),
+    );
+  }
   let state = context.state;
   if (model.singleton) {
-    await trx
-      .updateTable('item_types')
-      .set({ singleton_item_id: id, has_singleton_item: true })
-      .where('id', '=', model.id)
-      .execute();
+    writes.push(
+      trx
+        .updateTable('item_types')
+        .set({ singleton_item_id: id, has_singleton_item: true })
+        .where('id', '=', model.id),
+    );
     state = withSingletonItem(state, id);
   }
   const entity = eventEntityOf(
@@ -375,7 +389,11 @@ export async function createInTransaction(
     fields,
     blocks && { values: snapshot, schema: blocks.schema },
   );
-  await emitItemEvent(tx, state, 'create', entity, undefined, presentCreator(written?.creator));
+  // What is left to write goes in the event's statement: the record is new, so nothing the
+  // event reads first (its tree meta: the records naming it as parent) can see it.
+  await emitItemEvent(tx, state, 'create', entity, undefined, presentCaller(caller), {
+    writes,
+  });
   return entity.plain;
 }
 

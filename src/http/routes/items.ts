@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { CallerToken } from '../../domain/actor.ts';
 import { DomainError } from '../../domain/errors.ts';
 import {
   assertMayCreate,
@@ -88,7 +89,13 @@ function recursive(request: FastifyRequest): { recursive: boolean } {
   return { recursive: flag(request.query as RawQuery, 'recursive') };
 }
 
-function creatorOf(request: FastifyRequest): string | null {
+/** The caller's token: a record the request creates names it as its creator. */
+function callerTokenOf(request: FastifyRequest): CallerToken | null {
+  return request.actor?.token ?? null;
+}
+
+/** The caller's token id: a version the request writes names it as its editor. */
+function editorOf(request: FastifyRequest): string | null {
   return request.actor?.tokenId ?? null;
 }
 
@@ -162,7 +169,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         request.scope,
         data.relationships?.item_type.data?.id,
       );
-      const entity = await items.createItem(request.scope, creatorOf(request), {
+      const entity = await items.createItem(request.scope, callerTokenOf(request), {
         id: data.id,
         itemType: data.relationships?.item_type.data?.id,
         attributes: data.attributes ?? {},
@@ -185,7 +192,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       );
       await items.createItem(
         request.scope,
-        creatorOf(request),
+        callerTokenOf(request),
         {
           itemType: data.relationships?.item_type.data?.id,
           attributes: data.attributes ?? {},
@@ -204,7 +211,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const data = request.body.data;
       await items.updateItem(
         request.scope,
-        creatorOf(request),
+        editorOf(request),
         request.params.id,
         {
           itemType: data.relationships?.item_type?.data?.id,
@@ -225,7 +232,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const itemType = data.relationships?.item_type?.data?.id;
       const entity = await items.updateItem(
         request.scope,
-        creatorOf(request),
+        editorOf(request),
         request.params.id,
         { itemType, attributes: data.attributes ?? {}, meta: data.meta ?? {} },
         { gate: gateOf(request) },
@@ -250,7 +257,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       const document = await duplicateItem(
         request.scope,
-        creatorOf(request),
+        callerTokenOf(request),
         request.params.id,
         gateOf(request),
       );
@@ -364,7 +371,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request, reply) => {
       const data = await restoreVersion(
         request.scope,
-        creatorOf(request),
+        editorOf(request),
         request.params.id,
         gateOf(request),
       );
