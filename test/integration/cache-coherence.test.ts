@@ -20,6 +20,7 @@ import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { createApiToken } from '../support/api-tokens.ts';
 import { createTestDatabase, TEST_ENGINE } from '../support/databases.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
+import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 import { requestRoundTripsOf } from '../support/round-trips.ts';
 import { startTestServer } from '../support/server.ts';
@@ -337,6 +338,39 @@ test('a record read by id is kept at its records version, and every committed wr
  * What a kept record is presented as is kept with it (presentedOnce), per schema version
  * and per way of reading it: a schema change that writes no record still shows next.
  */
+test("a record's creator is its caller's token as it is now: renamed, the next create names it anew", async () => {
+  const server = await startServer();
+  const admin = server.client();
+  const model = await buildModel(admin);
+  await buildField(admin, { itemTypeId: model.id, api_key: 'title' });
+  const { token, tokenId } = await tokenWithRole(server.db, {
+    positive_item_type_permissions: [itemPermission('all')],
+  });
+  const caller = server.client({ apiToken: token });
+  /** The name the create event of a record gives its creator. */
+  const creatorNamed = async (title: string) => {
+    const record = await caller.items.create({ item_type: itemTypeRef(model.id), title });
+    assert.equal(record.creator?.id, tokenId);
+    const event = await server.db
+      .selectFrom('events')
+      .select('related_entities')
+      .where('entity_id', '=', record.id)
+      .where('event_type', '=', 'create')
+      .executeTakeFirstOrThrow();
+    const related = event.related_entities as { type: string; attributes: { name: string } }[];
+    return related.find((entity) => entity.type === 'access_token')?.attributes.name;
+  };
+  const before = await admin.accessTokens.find(tokenId);
+  assert.equal(await creatorNamed('first'), before.name);
+  await admin.accessTokens.update(tokenId, {
+    name: 'Renamed importer',
+    can_access_cda: before.can_access_cda,
+    can_access_cda_preview: before.can_access_cda_preview,
+    can_access_cma: true,
+  });
+  assert.equal(await creatorNamed('second'), 'Renamed importer');
+});
+
 test('a kept record is presented anew after a schema change, and per version read', async () => {
   const server = await startServer();
   const client = server.client();
