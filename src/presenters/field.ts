@@ -1,8 +1,11 @@
 import type { FieldRow } from '../db/schema.ts';
 import { type Resource, ref } from './jsonapi.ts';
 
-/** A field as the API shows it (spec 02 §2): no meta, no legacy `appeareance`. */
-export function presentField(row: FieldRow): Resource {
+/**
+ * A field as the API shows it (spec 02 §2): no meta, no legacy `appeareance`. Nothing the
+ * database adds (seq, created_at) shows: a new field is presented before it is written.
+ */
+export function presentField(row: Omit<FieldRow, 'seq' | 'created_at'>): Resource {
   return {
     type: 'field',
     id: row.id,

@@ -30,16 +30,29 @@ async function lastEvent() {
 }
 
 describe('round trips of schema writes', () => {
-  test('a field create: the model read once, the insert, the event', async () => {
+  test('a field create: the model read once, then the insert in its event', async () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id });
-    assert.deepEqual(await transactionOf(() => buildField(client, { itemTypeId: model.id })), [
-      'begin; SELECT * FROM enter_environment',
-      'select',
-      'insert into fields',
-      'insert into events',
-      'commit',
-    ]);
+    const created: { field?: Awaited<ReturnType<typeof buildField>> } = {};
+    assert.deepEqual(
+      await transactionOf(async () => {
+        created.field = await buildField(client, { itemTypeId: model.id, hint: 'carried' });
+      }),
+      [
+        'begin; SELECT * FROM enter_environment',
+        'select',
+        'insert into fields + insert into events',
+        'commit',
+      ],
+    );
+    // What the create answered is what the database holds, and the model lists it.
+    const field = created.field;
+    assert.ok(field);
+    assert.deepEqual(await client.fields.find(field.id), field);
+    assert.deepEqual(
+      (await client.itemTypes.find(model.id)).fields.map(({ id }) => id).at(-1),
+      field.id,
+    );
   });
 
   test('a field create on a model with records also gives them its default', async () => {

@@ -219,7 +219,7 @@ export function withNewField(
 }
 
 /** The summary of a field row, as the model state holds it. */
-export function summaryOf(field: FieldRow): FieldSummary {
+export function summaryOf(field: FieldSummary): FieldSummary {
   const { id, item_type_id, fieldset_id, position, field_type, api_key, label } = field;
   return { id, item_type_id, fieldset_id, position, field_type, api_key, label };
 }

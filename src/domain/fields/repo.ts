@@ -100,12 +100,9 @@ function jsonColumns(draft: FieldDraft) {
   };
 }
 
-export async function insertField(trx: EnvTrx, draft: FieldDraft): Promise<FieldRow> {
-  return trx
-    .insertInto('fields')
-    .values({ ...draft, ...jsonColumns(draft) })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+/** The insert of a new field, not yet sent: sent on its own, or carried by the event's statement. */
+export function fieldInsert(trx: EnvTrx, draft: FieldDraft) {
+  return trx.insertInto('fields').values({ ...draft, ...jsonColumns(draft) });
 }
 
 const UPDATABLE_COLUMNS = [

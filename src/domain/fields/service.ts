@@ -18,6 +18,7 @@ import {
   fillNewField,
   followFieldUpdate,
   reachesValues,
+  type ValueHolders,
 } from '../items/schema-changes.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -172,19 +173,43 @@ export async function createField(
         { kind: 'field', id: draft.id },
         a.position,
       );
-      const row = await repo.insertField(trx, {
-        ...draft,
-        ...definition,
-        position: placement.position,
-      });
-      await fillNewField(trx, row, holders);
-      const entity = presentModel(withNewField(state, summaryOf(row), placement.shifted));
-      await emitModelUpdate(tx, presentModel(state), entity);
-      return { field: presentField(row), included: [entity] };
+      return addField(
+        tx,
+        state,
+        { ...draft, ...definition, position: placement.position },
+        placement.shifted,
+        holders,
+      );
     });
   } catch (error) {
     rethrowUniqueness(error);
   }
+}
+
+/**
+ * Writes a new field, placed (`shifted`: the siblings its placement moved), and its
+ * model's update event. On a model with no records
+ * and no blocks nothing takes the field's default, so its row goes in the event's
+ * statement (LastWrites); otherwise it goes first, then the values that take its default
+ * (whose validity check reads it), then the event.
+ */
+async function addField(
+  tx: ScopedTransaction,
+  state: ModelState,
+  field: repo.FieldDraft,
+  shifted: Placement['shifted'],
+  holders: ValueHolders,
+): Promise<FieldChange> {
+  const entity = presentModel(withNewField(state, summaryOf(field), shifted));
+  const insert = repo.fieldInsert(tx.db, field);
+  if (holders.records || holders.blocks) {
+    await insert.execute();
+    await fillNewField(tx.db, field, holders);
+    await emitModelUpdate(tx, presentModel(state), entity);
+  } else {
+    await emitModelUpdate(tx, presentModel(state), entity, { writes: [insert] });
+  }
+  return { field: presentField(field), included: [entity] };
 }
 
 function blankField(id: string, itemTypeId: string, fieldType: string): repo.FieldDraft {
@@ -359,11 +384,8 @@ export async function duplicateField(scope: Scope, idOrKey: string): Promise<Fie
         { kind: 'field', id: draft.id },
         source.id,
       );
-      const row = await repo.insertField(trx, { ...draft, position: placement.position });
-      await fillNewField(trx, row, holders);
-      const entity = presentModel(withNewField(state, summaryOf(row), placement.shifted));
-      await emitModelUpdate(tx, presentModel(state), entity);
-      return { field: presentField(row), included: [entity] };
+      const copied = { ...draft, position: placement.position };
+      return addField(tx, state, copied, placement.shifted, holders);
     });
   } catch (error) {
     rethrowUniqueness(error);
