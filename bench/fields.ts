@@ -37,7 +37,9 @@ const fieldsPerModel = Number(values.fields);
 
 function start(env: Record<string, string>) {
   // LOG_LEVEL=info: the listening line is how the start is seen; request logs go to a pipe.
-  return runFieldhouse(['serve'], { ...env, FIELDHOUSE_ADMIN_TOKEN: TOKEN });
+  // Started as `fieldhouse serve` runs installed: the executable, whose shebang holds
+  // node's flags (the RSS column depends on them).
+  return runFieldhouse(['serve'], { ...env, FIELDHOUSE_ADMIN_TOKEN: TOKEN }, ['bin/fieldhouse.js']);
 }
 
 /**
