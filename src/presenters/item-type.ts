@@ -4,7 +4,10 @@ import { type Resource, ref, refs } from './jsonapi.ts';
 /** Ids of a model's fields (in form order) and fieldsets, for its relationships. */
 export type ItemTypeChildren = { fieldIds: string[]; fieldsetIds: string[] };
 
-export function presentItemType(row: ItemTypeRow, children: ItemTypeChildren): Resource {
+export function presentItemType(
+  row: Omit<ItemTypeRow, 'seq' | 'created_at'>,
+  children: ItemTypeChildren,
+): Resource {
   return {
     type: 'item_type',
     id: row.id,

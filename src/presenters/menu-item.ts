@@ -1,7 +1,10 @@
 import type { MenuItemRow, SchemaMenuItemRow } from '../db/schema.ts';
 import { type Resource, ref, refs } from './jsonapi.ts';
 
-export function presentMenuItem(row: MenuItemRow, childIds: string[]): Resource {
+export function presentMenuItem(
+  row: Omit<MenuItemRow, 'seq' | 'created_at'>,
+  childIds: string[],
+): Resource {
   return {
     type: 'menu_item',
     id: row.id,

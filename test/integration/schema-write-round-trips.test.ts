@@ -70,15 +70,29 @@ describe('round trips of schema writes', () => {
     );
   });
 
-  test('a model create: one read of what it checks, then its rows and the event', async () => {
-    assert.deepEqual(await transactionOf(() => buildModel(client)), [
-      'begin; SELECT * FROM enter_environment',
-      'select',
-      'insert into item_types',
-      'insert into menu_items',
-      'insert into schema_menu_items + insert into events',
-      'commit',
-    ]);
+  test('a model create: one read of what it checks, then its rows in its event', async () => {
+    const created: { model?: Awaited<ReturnType<typeof buildModel>> } = {};
+    assert.deepEqual(
+      await transactionOf(async () => {
+        created.model = await buildModel(client);
+      }),
+      [
+        'begin; SELECT * FROM enter_environment',
+        'select',
+        'insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events',
+        'commit',
+      ],
+    );
+    // What the create answered is what the database holds; its menu entry comes last.
+    const model = created.model;
+    assert.ok(model);
+    assert.deepEqual(await client.itemTypes.find(model.id), model);
+    const entries = await client.menuItems.list();
+    const entry = entries.find((candidate) => candidate.item_type?.id === model.id);
+    assert.ok(entry);
+    const topLevel = entries.filter((candidate) => candidate.parent === null);
+    assert.equal(entry.position, Math.max(...topLevel.map((candidate) => candidate.position)));
+    assert.equal(topLevel.filter((candidate) => candidate.position === entry.position).length, 1);
   });
 
   test('a field update: the field read, then its update in its event', async () => {

@@ -1,6 +1,7 @@
 import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow, NewItemType } from '../../db/schema.ts';
 import type { ItemTypeChildren } from '../../presenters/item-type.ts';
+import { menuTopLevelEnd } from '../menu/linked.ts';
 
 /** Finds a model by id or, failing that, by api_key (the two never collide in practice). */
 export async function findItemType(
@@ -27,8 +28,9 @@ export async function countItemTypes(db: EnvQueryable): Promise<number> {
   return Number(row.count);
 }
 
-export async function insertItemType(db: EnvQueryable, row: NewItemType): Promise<ItemTypeRow> {
-  return db.insertInto('item_types').values(row).returningAll().executeTakeFirstOrThrow();
+/** The insert of a new model's row, not yet sent: its event's statement carries it. */
+export function itemTypeInsert(db: EnvQueryable, row: NewItemType) {
+  return db.insertInto('item_types').values(row);
 }
 
 /** The update writing every column of the model's row, not yet sent. */
@@ -47,12 +49,16 @@ export type NewModelFacts = {
   nameTaken: boolean;
   apiKeyTaken: boolean;
   draftModeDefault: boolean;
+  /** Where the model's content-navigation entry goes: the end of the menu's top level. */
+  menuEnd: number;
 };
 
 /**
  * The environment's number of models, whether this (case-insensitive) name or this api_key
- * is taken, and the project's default draft mode: one statement, the project's site row
- * with the environment's tables in subqueries (each rendered by the scoped handle).
+ * is taken, the end of its menu's top level, and the project's default draft mode: one
+ * statement, the project's site row with the environment's tables in subqueries (each
+ * rendered by the scoped handle). Read under the environment's lock, they hold until the
+ * change commits.
  */
 export async function newModelFacts(
   tx: ScopedTransaction,
@@ -75,6 +81,7 @@ export async function newModelFacts(
         )
         .as('name_taken'),
       eb.exists(models().select('id').where('api_key', '=', apiKey)).as('api_key_taken'),
+      menuTopLevelEnd(tx.db).as('menu_end'),
     ])
     .executeTakeFirstOrThrow();
   return {
@@ -82,6 +89,7 @@ export async function newModelFacts(
     nameTaken: Boolean(row.name_taken),
     apiKeyTaken: Boolean(row.api_key_taken),
     draftModeDefault: row.draft_mode_default,
+    menuEnd: Number(row.menu_end),
   };
 }
 

@@ -4,8 +4,8 @@ import {
   inEnvironmentTransaction,
   type Scope,
 } from '../../db/environment-scope.ts';
-import type { ItemTypeRow, MenuItemRow } from '../../db/schema.ts';
-import { emitEvent } from '../../events/outbox.ts';
+import type { ItemTypeRow } from '../../db/schema.ts';
+import { emitEvent, type UnreadWrite } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';
@@ -17,8 +17,10 @@ import { refreshRecords } from '../items/refresh.ts';
 import { settleStages } from '../items/stages.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
-  createLinkedMenuItem,
+  linkedMenuItem,
+  linkedMenuItemInsert,
   linkedSchemaMenuItemInsert,
+  type NewMenuItem,
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -41,7 +43,7 @@ export type CreateOptions = {
   schemaMenuItemId?: string;
 };
 
-export type CreateResult = { itemType: Resource; menuItem: MenuItemRow | null };
+export type CreateResult = { itemType: Resource; menuItem: NewMenuItem | null };
 
 export async function present(db: EnvQueryable, row: ItemTypeRow): Promise<Resource> {
   const children = await repo.loadChildren(db, [row.id]);
@@ -160,26 +162,32 @@ export async function createItemType(
         nameTaken: facts.nameTaken,
         apiKeyTaken: facts.apiKeyTaken,
       });
-      const row = await repo.insertItemType(trx, draft);
-      const menuItem =
-        options.skipMenuItemCreation || row.modular_block
-          ? null
-          : await createLinkedMenuItem(trx, {
-              id: options.menuItemId ?? generateId(),
-              label: row.name,
-              itemTypeId: row.id,
-            });
-      const schemaMenuItem = linkedSchemaMenuItemInsert(trx, {
-        id: options.schemaMenuItemId ?? generateId(),
-        itemTypeId: row.id,
-        kind: row.modular_block ? 'modular_block' : 'item_type',
-      });
+      // The model's row and its menu entries: nothing reads them before the event, whose
+      // statement carries them.
+      const writes: UnreadWrite[] = [repo.itemTypeInsert(trx, draft)];
+      let menuItem: NewMenuItem | null = null;
+      if (!options.skipMenuItemCreation && !draft.modular_block) {
+        const linked = {
+          id: options.menuItemId ?? generateId(),
+          label: draft.name,
+          itemTypeId: id,
+        };
+        menuItem = linkedMenuItem(linked, facts.menuEnd);
+        writes.push(linkedMenuItemInsert(trx, linked, facts.menuEnd));
+      }
+      writes.push(
+        linkedSchemaMenuItemInsert(trx, {
+          id: options.schemaMenuItemId ?? generateId(),
+          itemTypeId: id,
+          kind: draft.modular_block ? 'modular_block' : 'item_type',
+        }),
+      );
       // A model being created has no fields or fieldsets yet.
-      const itemType = presentItemType(row, { fieldIds: [], fieldsetIds: [] });
+      const itemType = presentItemType(draft, { fieldIds: [], fieldsetIds: [] });
       await emitEvent(
         tx,
         { entityType: 'item_type', eventType: 'create', entity: itemType },
-        { writes: [schemaMenuItem] },
+        { writes },
       );
       return { itemType, menuItem };
     });
@@ -248,20 +256,22 @@ export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promi
     const source = await findOrFail(trx, idOrApiKey);
     checkRoomFor('item_types', await repo.countItemTypes(trx));
     const copy = await duplicateItemTypeRows(trx, source);
-    if (!copy.modular_block) {
-      await createLinkedMenuItem(trx, { id: generateId(), label: copy.name, itemTypeId: copy.id });
-    }
-    const schemaMenuItem = linkedSchemaMenuItemInsert(trx, {
-      id: generateId(),
-      itemTypeId: copy.id,
-      kind: copy.modular_block ? 'modular_block' : 'item_type',
-    });
-    // Reads the copy's fields, not the menu: the event may carry the menu entry's insert.
+    const menuItems: UnreadWrite[] = copy.modular_block
+      ? []
+      : [linkedMenuItemInsert(trx, { id: generateId(), label: copy.name, itemTypeId: copy.id })];
+    menuItems.push(
+      linkedSchemaMenuItemInsert(trx, {
+        id: generateId(),
+        itemTypeId: copy.id,
+        kind: copy.modular_block ? 'modular_block' : 'item_type',
+      }),
+    );
+    // Reads the copy's fields, not the menu: the event may carry the menu entries' inserts.
     const itemType = await present(trx, copy);
     await emitEvent(
       tx,
       { entityType: 'item_type', eventType: 'create', entity: itemType },
-      { writes: [schemaMenuItem] },
+      { writes: menuItems },
     );
     return itemType;
   });

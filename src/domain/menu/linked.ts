@@ -15,25 +15,42 @@ function endOfTopLevel(db: EnvQueryable, table: MenuTable) {
     .where('parent_id', 'is', null);
 }
 
-/** The content-navigation entry created with a model, appended at the top level. */
-export async function createLinkedMenuItem(
-  trx: EnvTrx,
-  item: { id: string; label: string; itemTypeId: string },
-): Promise<MenuItemRow> {
+/** A menu entry's row before it is written: the database adds seq and created_at. */
+export type NewMenuItem = Omit<MenuItemRow, 'seq' | 'created_at'>;
+
+type LinkedModel = { id: string; label: string; itemTypeId: string };
+
+/** The content-navigation entry created with a model, at the top level: all but its position. */
+function linkedColumns(item: LinkedModel): Omit<NewMenuItem, 'position'> {
+  return {
+    id: item.id,
+    label: item.label,
+    external_url: null,
+    open_in_new_tab: false,
+    item_type_id: item.itemTypeId,
+    item_type_filter_id: null,
+    parent_id: null,
+  };
+}
+
+/** That entry's row at `position` (the end of the top level, read under the lock). */
+export function linkedMenuItem(item: LinkedModel, position: number): NewMenuItem {
+  return { ...linkedColumns(item), position };
+}
+
+/**
+ * The insert of that entry, not yet sent (the model's event carries it): at `position`,
+ * else appended at the end of the top level by a subquery.
+ */
+export function linkedMenuItemInsert(trx: EnvTrx, item: LinkedModel, position?: number) {
   return trx
     .insertInto('menu_items')
-    .values({
-      id: item.id,
-      label: item.label,
-      external_url: null,
-      position: endOfTopLevel(trx, 'menu_items'),
-      open_in_new_tab: false,
-      item_type_id: item.itemTypeId,
-      item_type_filter_id: null,
-      parent_id: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .values({ ...linkedColumns(item), position: position ?? endOfTopLevel(trx, 'menu_items') });
+}
+
+/** The end of the menu's top level, as a column of a read (newModelFacts). */
+export function menuTopLevelEnd(db: EnvQueryable) {
+  return endOfTopLevel(db, 'menu_items');
 }
 
 /**
