@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { inEnvironmentTransaction, loadScope } from '../../src/db/environment-scope.ts';
 import { violatedUniqueConstraint } from '../../src/db/transaction.ts';
 import { emitEvent } from '../../src/events/outbox.ts';
+import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildField, buildModel, buildRecord, buildWebhook } from '../support/factories.ts';
 import { countRows } from '../support/fixtures.ts';
 import { transactionOf } from '../support/round-trips.ts';
@@ -235,6 +236,44 @@ describe('round trips of schema writes', () => {
     const { data: read } = await client.accessTokens.rawFind(token.id);
     assert.equal(read.attributes.last_cma_access, 'today');
     assert.deepEqual(related[1], read);
+  });
+
+  test('a record publish, unpublish and destroy: the record read, then its write in its event', async () => {
+    const model = await buildModel(client, { draft_mode_active: true });
+    await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const record = await buildRecord(client, { itemTypeId: model.id, attributes: { title: 'x' } });
+    const sequence = (write: string) => [
+      'begin; SELECT * FROM enter_environment',
+      'select',
+      `${write} + insert into events`,
+      'commit',
+    ];
+    const events = await count('events');
+    assert.deepEqual(
+      await transactionOf(() => client.items.publish(record.id)),
+      sequence('update items'),
+    );
+    const published = await client.items.find(record.id);
+    assert.equal(published.meta.status, 'published');
+    assert.ok(published.meta.published_at);
+    assert.equal(published.meta.is_published_version_valid, true);
+    assert.deepEqual(
+      await transactionOf(() => client.items.unpublish(record.id)),
+      sequence('update items'),
+    );
+    const unpublished = await client.items.find(record.id);
+    assert.equal(unpublished.meta.status, 'draft');
+    assert.equal(unpublished.meta.published_at, null);
+    assert.deepEqual(
+      await transactionOf(() => client.items.destroy(record.id)),
+      sequence('delete from items'),
+    );
+    await rejectsWithApiError(client.items.find(record.id), 'NOT_FOUND');
+    assert.equal(await count('events'), events + 3);
+    assert.deepEqual(
+      [(await lastEvent()).event_type, (await lastEvent()).entity_id],
+      ['delete', record.id],
+    );
   });
 
   test('a carried write that breaks a unique index fails its statement: no event, no write', async () => {

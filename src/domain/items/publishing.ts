@@ -122,25 +122,25 @@ export async function publishInTransaction(
     : current;
   const whole = isDeepStrictEqual(published, current);
   const now = new Date();
-  const row = await tx.db
+  const changes = {
+    current_valid: selection ? before.current_valid : true,
+    published_valid: whole ? true : snapshotValid(fields, published, validity),
+    published_version_id: before.current_version_id,
+    status: whole ? ('published' as const) : ('updated' as const),
+    published_at: now,
+    first_published_at: before.first_published_at ?? now,
+  };
+  // The record's update is the change's last write: its event's statement carries it.
+  const update = tx.db
     .updateTable('items')
-    .set({
-      current_valid: selection ? before.current_valid : true,
-      published_valid: whole ? true : snapshotValid(fields, published, validity),
-      published_values: JSON.stringify(published),
-      published_version_id: before.current_version_id,
-      status: whole ? 'published' : 'updated',
-      published_at: now,
-      first_published_at: before.first_published_at ?? now,
-    })
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .set({ ...changes, published_values: JSON.stringify(published) })
+    .where('id', '=', id);
+  const row: StoredItem = { ...before, ...changes, published_values: published };
   // Publishing leaves the current values and their blocks as they were.
   const snapshot = fields.some(holdsBlocks) ? { values: current, schema } : undefined;
   const entity = eventEntityOf(row, model, fields, snapshot);
   const previous = eventEntityOf(before, model, fields, snapshot);
-  await emitItemEvent(tx, state, 'publish', entity, previous, creator);
+  await emitItemEvent(tx, state, 'publish', entity, previous, creator, { writes: [update] });
   return entity.plain;
 }
 
@@ -207,30 +207,27 @@ export async function unpublishInTransaction(
     for (const child of children) await unpublishInTransaction(tx, child);
   }
   const validity = { locales: site, allLocalesRequired: model.all_locales_required };
-  const row = await tx.db
+  const changes = remaining
+    ? {
+        published_valid: snapshotValid(fields, remaining, validity),
+        status: 'updated' as const,
+      }
+    : {
+        published_version_id: null,
+        published_valid: true,
+        status: 'draft' as const,
+        published_at: null,
+      };
+  // The record's update is the change's last write: its event's statement carries it.
+  const update = tx.db
     .updateTable('items')
-    .set(
-      remaining
-        ? {
-            published_values: JSON.stringify(remaining),
-            published_valid: snapshotValid(fields, remaining, validity),
-            status: 'updated',
-          }
-        : {
-            published_values: null,
-            published_version_id: null,
-            published_valid: true,
-            status: 'draft',
-            published_at: null,
-          },
-    )
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .set({ ...changes, published_values: remaining ? JSON.stringify(remaining) : null })
+    .where('id', '=', id);
+  const row: StoredItem = { ...before, ...changes, published_values: remaining };
   // Unpublishing leaves the current values and their blocks as they were.
   const snapshot = await storedSnapshot(tx.db, before, fields);
   const entity = eventEntityOf(row, model, fields, snapshot);
   const previous = eventEntityOf(before, model, fields, snapshot);
-  await emitItemEvent(tx, state, 'unpublish', entity, previous, creator);
+  await emitItemEvent(tx, state, 'unpublish', entity, previous, creator, { writes: [update] });
   return entity.plain;
 }

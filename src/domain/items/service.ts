@@ -539,19 +539,23 @@ export async function destroyItem(scope: Scope, id: string, gate?: RecordGate): 
       // The caller's permission, judged on the record as the transaction finds it.
       await gate?.(tx, [id]);
       let state = stateBefore;
-      // Read before the delete takes the record's blocks with it.
       const snapshot = await storedSnapshot(trx, row, fields);
-      await trx.deleteFrom('items').where('id', '=', id).execute();
+      // The delete (which takes the record's versions and blocks with it) is the change's
+      // last write, with its singleton model's update: its event's statement carries them.
+      // What the event reads first is unchanged by them: the records naming this one as
+      // parent keep naming it (a parent is no foreign key).
+      const writes: UnreadWrite[] = [trx.deleteFrom('items').where('id', '=', id)];
       if (model.singleton_item_id === id) {
-        await trx
-          .updateTable('item_types')
-          .set({ singleton_item_id: null, has_singleton_item: false })
-          .where('id', '=', model.id)
-          .execute();
+        writes.push(
+          trx
+            .updateTable('item_types')
+            .set({ singleton_item_id: null, has_singleton_item: false })
+            .where('id', '=', model.id),
+        );
         state = withSingletonItem(state, null);
       }
       const entity = eventEntityOf(row, model, fields, snapshot);
-      await emitItemEvent(tx, state, 'delete', entity, undefined, creator);
+      await emitItemEvent(tx, state, 'delete', entity, undefined, creator, { writes });
       return entity.plain;
     },
     RECORD_CHANGE,
