@@ -349,16 +349,15 @@ describe('round trips of schema changes whose first read is kept', () => {
     const model = await buildModel(client);
     const kept = await buildField(client, { itemTypeId: model.id });
     const other = await buildField(client, { itemTypeId: model.id });
+    // The field with its model, whether a slug is made from it, the delete and its values'
+    // removal (which may leave records valid), the event.
     const destroyed = [
       'begin; SELECT * FROM enter_environment',
-      'select',
-      'select',
       'select',
       'select',
       'delete from fields',
       'update blocks',
       'update items',
-      'select',
       'select',
       'insert into events',
       'commit',
@@ -368,6 +367,31 @@ describe('round trips of schema changes whose first read is kept', () => {
     assert.deepEqual(
       await transactionOf(() => client.fields.destroy(kept.id)),
       destroyed.filter((_, i) => i !== 1),
+    );
+  });
+
+  test('a field destroy presents its model as a read then finds it: the gap closed, its links released', async () => {
+    const model = await buildModel(client);
+    const fieldset = await client.fieldsets.create(model.id, { title: 'Group' });
+    const title = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+    const inside = await buildField(client, { itemTypeId: model.id, fieldset: fieldset });
+    const last = await buildField(client, { itemTypeId: model.id });
+    await client.itemTypes.update(model.id, { title_field: title });
+    await client.fields.destroy(title.id);
+    const event = await lastEvent();
+    const { data: read } = await client.itemTypes.rawFind(model.id);
+    assert.deepEqual(event.entity, read);
+    assert.equal(read.relationships.title_field.data, null);
+    assert.deepEqual(
+      read.relationships.fields.data.map(({ id }) => id),
+      [inside.id, last.id],
+    );
+    assert.deepEqual(
+      (await client.fields.list(model.id)).map((field) => [field.id, field.position]),
+      [
+        [inside.id, 1],
+        [last.id, 2],
+      ],
     );
   });
 

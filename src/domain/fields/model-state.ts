@@ -201,17 +201,35 @@ export function withNewField(
   field: FieldSummary,
   shifted: readonly Placed[],
 ): ModelState {
+  return withMoves({ ...state, fields: [...state.fields, field] }, shifted);
+}
+
+/**
+ * The state after a field was deleted and `shifted` siblings moved up to close its gap:
+ * what a new read would present (`itemType`: the model's row as the change left it).
+ */
+export function withoutField(
+  state: ModelState,
+  fieldId: string,
+  shifted: readonly Placed[],
+): ModelState {
+  const fields = state.fields.filter((field) => field.id !== fieldId);
+  return withMoves({ ...state, fields }, shifted);
+}
+
+/** The state with `shifted` members at their new positions, each list in position order. */
+function withMoves(state: ModelState, shifted: readonly Placed[]): ModelState {
   const moved = (kind: MemberKind) =>
     new Map(shifted.filter((m) => m.kind === kind).map((m) => [m.id, m.position]));
   const movedFields = moved('field');
   const movedFieldsets = moved('fieldset');
+  // Stable: members at the same position (in different groups) keep their order, by age.
   const byPosition = (a: { position: number }, b: { position: number }) => a.position - b.position;
   return {
     itemType: state.itemType,
-    fields: [
-      ...state.fields.map((f) => ({ ...f, position: movedFields.get(f.id) ?? f.position })),
-      field,
-    ].sort(byPosition),
+    fields: state.fields
+      .map((f) => ({ ...f, position: movedFields.get(f.id) ?? f.position }))
+      .sort(byPosition),
     fieldsets: state.fieldsets
       .map((g) => ({ ...g, position: movedFieldsets.get(g.id) ?? g.position }))
       .sort(byPosition),

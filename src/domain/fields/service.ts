@@ -28,7 +28,7 @@ import {
   type Placement,
   placeAfterIn,
   placeNewIn,
-  removeMember,
+  removeMemberIn,
 } from '../positions/placement.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldInput, NewFieldInput } from './attributes.ts';
@@ -46,6 +46,7 @@ import {
   presentModel,
   summaryOf,
   withNewField,
+  withoutField,
 } from './model-state.ts';
 import * as repo from './repo.ts';
 import {
@@ -340,15 +341,17 @@ export async function destroyField(scope: Scope, idOrKey: string): Promise<Field
     const trx = tx.db;
     const { field, state } = await fieldWithModelAtEntry(tx, idOrKey);
     await refuseIfSlugSource(trx, field);
-    await releaseRelationships(
+    const itemType = await releaseRelationships(
       trx,
       state.itemType,
       releasedRelationships(state.itemType, field.id, null),
     );
-    await removeMember(trx, groupOf(field), field.id);
+    // The field's group as the state read under the lock holds it: no read of its own.
+    const group = groupOf(field);
+    const shifted = await removeMemberIn(trx, group, groupIn(state, group), field.id);
     await repo.deleteField(trx, field.id);
     await dropFieldValues(trx, field);
-    const entity = presentModel(await loadModelState(trx, field.item_type_id));
+    const entity = presentModel(withoutField({ ...state, itemType }, field.id, shifted));
     await emitModelUpdate(tx, presentModel(state), entity);
     return { field: presentField(field), included: [entity] };
   });

@@ -98,8 +98,15 @@ export async function moveMember(
   return placementOf(toAfter, [...closed, ...opened], member.id);
 }
 
-/** Takes a member out of its group before it is deleted; the siblings after it shift up. */
-export async function removeMember(trx: EnvTrx, key: GroupKey, id: string): Promise<Placed[]> {
-  const before = await loadGroup(trx, key);
+/**
+ * Takes a member out of its group before it is deleted, the caller holding the group's
+ * members as read under the lock: the siblings after it shift up (those are returned).
+ */
+export async function removeMemberIn(
+  trx: EnvTrx,
+  key: GroupKey,
+  before: readonly Placed[],
+  id: string,
+): Promise<Placed[]> {
   return storeGroup(trx, key, before, without(before, id));
 }
