@@ -1,11 +1,5 @@
-import {
-  type DeleteResult,
-  type InsertResult,
-  type OperationNodeSource,
-  type QueryCreator,
-  sql,
-  type UpdateResult,
-} from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
+import { type UnreadWrite, withWrites } from '../db/carried-writes.ts';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
 import { executePrepared, preparedShape } from '../db/prepared.ts';
 import type { ProjectDatabase } from '../db/schema.ts';
@@ -60,15 +54,6 @@ function matchable(event: SchemaEvent, environment: EnvironmentRef): MatchableEv
     },
   };
 }
-
-/**
- * An insert, update or delete of any table, built and not yet sent, without RETURNING:
- * nothing reads its result (a builder given `returning` answers rows of its own, not these
- * counts, and a select answers rows: the type refuses both).
- */
-export type UnreadWrite = OperationNodeSource & {
-  execute(): Promise<(InsertResult | UpdateResult | DeleteResult)[]>;
-};
 
 /**
  * A change's last writes, which its event's insert carries as data-modifying CTEs: one
@@ -155,19 +140,6 @@ const insertNestedEvent = preparedShape(
     insertEvent(trx, columns, [nestedEntity, nestedPrevious]),
 );
 
-/**
- * The writes as CTEs of the statement that follows (`write_0`, `write_1`… in their order,
- * which no part of it names): PostgreSQL takes a data-modifying WITH only at the top level
- * of a statement, so each write is a CTE of its own. A write built on a scoped handle
- * brings its schema along (its plugins apply as it becomes a node).
- */
-function withWrites(trx: Trx, writes: readonly UnreadWrite[]): QueryCreator<ProjectDatabase> {
-  return writes.reduce<QueryCreator<ProjectDatabase>>(
-    (db, write, index) => db.with(`write_${index}`, () => sql`(${write})`),
-    trx,
-  );
-}
-
 /** The event's insert carrying the change's last writes: compiled on every call, prepared. */
 async function insertEventAfter(
   trx: Trx,
@@ -175,7 +147,10 @@ async function insertEventAfter(
   columns: EventColumns,
   nested: [entity: string, previous: string] | undefined,
 ) {
-  return executePrepared(trx, insertEvent(withWrites(trx, last.writes), columns, nested));
+  return executePrepared(
+    trx,
+    insertEvent(withWrites<ProjectDatabase>(trx, last.writes), columns, nested),
+  );
 }
 
 /** As emitEvent, for events of an environment itself (fork, promote, destroy…). */

@@ -1,3 +1,4 @@
+import type { UnreadWrite } from '../../db/carried-writes.ts';
 import {
   type EnvQueryable,
   type EnvTrx,
@@ -5,7 +6,7 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
-import { emitEvent, type UnreadWrite } from '../../events/outbox.ts';
+import { emitEvent } from '../../events/outbox.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';

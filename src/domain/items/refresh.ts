@@ -110,14 +110,14 @@ async function writeRows(trx: EnvTrx, rows: RefreshedRow[]): Promise<void> {
     .execute();
 }
 
-/** Whether some record of the model is invalid now (then a change may make it valid). */
-export async function hasInvalidRecords(trx: EnvTrx, itemTypeId: string): Promise<boolean> {
-  const row = await trx
+/**
+ * The model's invalid records, current or published version, as a subquery whose rows
+ * tell whether there are any (then a change may make them valid).
+ */
+export function invalidRecordsOf(trx: EnvTrx, itemTypeId: string) {
+  return trx
     .selectFrom('items')
     .select('id')
     .where('item_type_id', '=', itemTypeId)
-    .where((eb) => eb.or([eb('current_valid', '=', false), eb('published_valid', '=', false)]))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
+    .where((eb) => eb.or([eb('current_valid', '=', false), eb('published_valid', '=', false)]));
 }

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
+import { withWrites } from '../../db/carried-writes.ts';
 import type { EnvTrx } from '../../db/environment-scope.ts';
-import type { FieldRow } from '../../db/schema.ts';
+import { executePrepared } from '../../db/prepared.ts';
+import type { EnvironmentDatabase, FieldRow } from '../../db/schema.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { convertValue, type FieldType } from '../fields/field-types/index.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
 import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-removal.ts';
-import { hasInvalidRecords, refreshRecords, type StoredValues } from './refresh.ts';
+import { invalidRecordsOf, refreshRecords, type StoredValues } from './refresh.ts';
 
 /**
  * Schema changes reaching records (spec 09 §3), each run in the schema change's own
@@ -68,21 +70,27 @@ export async function dropFieldValues(
   field: Pick<FieldRow, 'id' | 'item_type_id' | 'field_type' | 'localized'>,
 ): Promise<void> {
   await deleteBlocksHeldBy(trx, field);
-  await trx
+  const fromBlocks = trx
     .updateTable('blocks')
     .set({ item_values: sql`item_values - ${field.id}::text` })
-    .where('item_type_id', '=', field.item_type_id)
-    .execute();
-  await trx
+    .where('item_type_id', '=', field.item_type_id);
+  const fromRecords = trx
     .updateTable('items')
     .set({
       item_values: sql`item_values - ${field.id}::text`,
       published_values: sql`published_values - ${field.id}::text`,
     })
-    .where('item_type_id', '=', field.item_type_id)
-    .execute();
-  if (await hasInvalidRecords(trx, field.item_type_id))
-    await refreshRecords(trx, field.item_type_id);
+    .where('item_type_id', '=', field.item_type_id);
+  // One statement removes the values and asks whether a record of the model was invalid:
+  // it reads the records as they were before its writes, and removing a value changes no
+  // record's validity flags. Those records are checked again against what is left.
+  const [found] = await executePrepared(
+    trx,
+    withWrites<EnvironmentDatabase>(trx, [fromBlocks, fromRecords]).selectNoFrom((eb) =>
+      eb.exists(invalidRecordsOf(trx, field.item_type_id)).as('invalid'),
+    ),
+  );
+  if (found?.invalid) await refreshRecords(trx, field.item_type_id);
 }
 
 /** One field's value rewritten: per locale when localized, as a whole otherwise. */

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { UnreadWrite } from '../../db/carried-writes.ts';
 import {
   type EnvQueryable,
   type EnvTrx,
@@ -9,7 +10,7 @@ import {
 } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
-import { emitEvent, type LastWrites, type UnreadWrite } from '../../events/outbox.ts';
+import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import type { CallerToken } from '../actor.ts';
