@@ -1,24 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
+import { BoundedMemo } from '../bounded-memo.ts';
 import { schemaOf } from './environment-scope.ts';
 
 /** The pool, a transaction, project-wide or scoped: anything that runs a compiled query. */
 type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
 
 // Names already derived, by statement text: the texts are few (fixed shapes, one per
-// environment schema), and hashing one costs more than the lookup on every call.
-const names = new Map<string, string>();
-// A bound on the map for processes that serve many environments over their life.
-const MAX_NAMES = 2_000;
+// environment schema), and hashing one costs more than the lookup on every call. Bounded
+// for processes that serve many environments over their life.
+const names = new BoundedMemo<string, string>(2_000);
 
 function statementName(text: string): string {
-  let name = names.get(text);
-  if (name === undefined) {
-    if (names.size >= MAX_NAMES) names.clear();
-    name = `fh_${createHash('sha1').update(text).digest('base64url')}`;
-    names.set(text, name);
-  }
-  return name;
+  return names.get(text, () => `fh_${createHash('sha1').update(text).digest('base64url')}`);
 }
 
 /**

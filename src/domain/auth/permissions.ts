@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../../bounded-memo.ts';
 import { deepFreeze } from '../caches/deep-freeze.ts';
 import {
   PERMISSION_LISTS,
@@ -40,24 +41,19 @@ function mergeRoleAttributes(all: RoleAttributes[]): RoleAttributes {
 
 // Final permissions of roles that inherit nothing, by their stored attributes' text: every
 // request derives them, and the text is the whole input, so an entry can never go stale.
-const byAttributesText = new Map<string, RoleAttributes>();
-// Roles are few; distinct texts past this only empty the map instead of growing it.
-const MAX_KEPT_ATTRIBUTES = 1_000;
+// Roles are few.
+const byAttributesText = new BoundedMemo<string, RoleAttributes>(1_000);
 
 /**
  * The final permissions of a role that inherits from no other role, from its attributes
  * as stored (jsonb text): computed once per distinct text and frozen, so callers share it.
  */
 export function ownPermissions(attributesText: string): RoleAttributes {
-  let permissions = byAttributesText.get(attributesText);
-  if (!permissions) {
-    permissions = deepFreeze(
+  return byAttributesText.get(attributesText, () =>
+    deepFreeze(
       mergeRoleAttributes([roleAttributes(JSON.parse(attributesText) as Partial<RoleAttributes>)]),
-    );
-    if (byAttributesText.size >= MAX_KEPT_ATTRIBUTES) byAttributesText.clear();
-    byAttributesText.set(attributesText, permissions);
-  }
-  return permissions;
+    ),
+  );
 }
 
 /** A role's own permissions together with everything it inherits (its meta.final_permissions). */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { type JoinBuilder, sql } from 'kysely';
+import { BoundedMemo } from '../../bounded-memo.ts';
 import type { Db } from '../../db/client.ts';
 import { preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentRow, ProjectDatabase } from '../../db/schema.ts';
@@ -24,20 +25,12 @@ export function hashToken(token: string): string {
 
 // The hashes of tokens requests presented. A client sends the same token with every
 // request, and its SHA-256 costs more than all the rest of an embedded authentication.
-// (The process reads every token from its request anyway; keeping the few in use here
-// shows a heap dump nothing a busy process's would not.) A flood of distinct tokens
-// empties it instead of growing it.
-const presentedHashes = new Map<string, string>();
-const MAX_PRESENTED_HASHES = 1_000;
+// Keeping the tokens in use in memory exposes nothing new: a busy process holds them in
+// its request buffers anyway.
+const presentedHashes = new BoundedMemo<string, string>(1_000);
 
 function presentedTokenHash(token: string): string {
-  let hash = presentedHashes.get(token);
-  if (hash === undefined) {
-    if (presentedHashes.size >= MAX_PRESENTED_HASHES) presentedHashes.clear();
-    hash = hashToken(token);
-    presentedHashes.set(token, hash);
-  }
-  return hash;
+  return presentedHashes.get(token, () => hashToken(token));
 }
 
 export function actorFromRole(token: CallerToken, attributes: RoleAttributes): Actor {

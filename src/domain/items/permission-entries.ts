@@ -1,3 +1,4 @@
+import { BoundedMemo } from '../../bounded-memo.ts';
 import type { Actor } from '../actor.ts';
 
 /**
@@ -147,21 +148,16 @@ function reachOf(
 // least three times (may the role do this at all, on every record, on this model), and an
 // embedded process keeps one actor per token until its role or token changes. Bounded per
 // actor: a flood of models empties it.
-const answersOfActor = new WeakMap<Actor, Map<string, unknown>>();
-const MAX_ANSWERS_PER_ACTOR = 1_000;
+const answersOfActor = new WeakMap<Actor, BoundedMemo<string, unknown>>();
 
 /** `workOut()`, once per actor and `key` (which must name everything it reads but the actor). */
 function onceForActor<T>(actor: Actor, key: string, workOut: () => T): T {
   let answers = answersOfActor.get(actor);
   if (!answers) {
-    answers = new Map();
+    answers = new BoundedMemo(1_000);
     answersOfActor.set(actor, answers);
   }
-  if (answers.has(key)) return answers.get(key) as T;
-  if (answers.size >= MAX_ANSWERS_PER_ACTOR) answers.clear();
-  const answer = workOut();
-  answers.set(key, answer);
-  return answer;
+  return answers.get(key, workOut) as T;
 }
 
 /** The grant for one model, or (model null) for some model of the environment. */
