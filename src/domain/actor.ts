@@ -22,9 +22,8 @@ export type Permission =
   | 'can_manage_shared_filters';
 
 export type Actor = {
-  tokenId: string;
+  /** Its id and its role's id are `token.id` and `token.role_id`. */
   token: CallerToken;
-  roleId: string;
   permissions: ReadonlySet<Permission>;
   environmentsAccess: 'all' | 'primary_only' | 'sandbox_only' | 'none';
   /** The role's final item-type permission entries (inherited ones included). */

@@ -16,7 +16,7 @@ export async function sendResult(
   document: unknown,
 ): Promise<FastifyReply> {
   if (deps.config.asyncJobs && request.routeOptions.config.asyncJob && request.actor) {
-    const jobId = await storeJobResult(deps.db, request.actor.tokenId, status, document);
+    const jobId = await storeJobResult(deps.db, request.actor.token.id, status, document);
     return reply.status(202).send({ data: { type: 'job', id: jobId } });
   }
   return reply.status(status).send(document);

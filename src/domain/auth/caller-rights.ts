@@ -19,7 +19,7 @@ export async function callerRights(trx: Queryable, caller: Actor): Promise<Right
   const token = await trx
     .selectFrom('access_tokens')
     .select('role_id')
-    .where('id', '=', caller.tokenId)
+    .where('id', '=', caller.token.id)
     .executeTakeFirst();
   if (!token)
     throw new DomainError('INSUFFICIENT_PERMISSIONS', 'The calling API token was deleted');

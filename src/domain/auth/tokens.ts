@@ -39,9 +39,7 @@ export function actorFromRole(token: CallerToken, attributes: RoleAttributes): A
     if (name.startsWith('can_') && value === true) permissions.add(name as Permission);
   }
   return {
-    tokenId: token.id,
     token,
-    roleId: token.role_id,
     permissions,
     environmentsAccess: attributes.environments_access,
     itemTypePermissions: {
@@ -98,7 +96,7 @@ export async function authenticate(
   }
   if (cache) kept = atAnnouncedVersions(cache, key, kept, generation);
   if (cmaAccessDue(kept.lastAccessAt)) {
-    await recordCmaAccess(db, kept.found.actor.tokenId);
+    await recordCmaAccess(db, kept.found.actor.token.id);
     // The stamp is now, or was set by a concurrent request moments ago.
     kept.lastAccessAt = new Date();
   }

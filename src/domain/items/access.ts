@@ -48,7 +48,7 @@ export async function roleTokenIds(scope: Scope, actor: Actor): Promise<string[]
   const rows = await scope.project
     .selectFrom('access_tokens')
     .select('id')
-    .where('role_id', '=', actor.roleId)
+    .where('role_id', '=', actor.token.role_id)
     .execute();
   return rows.map((row) => row.id);
 }
@@ -124,7 +124,7 @@ export async function judge(
     if (needsRoleTokens(grant) && roleTokens === undefined)
       roleTokens = new Set(await roleTokenIds(scope, actor));
     const reached = {
-      isSelf: record.creator_id !== null && record.creator_id === actor.tokenId,
+      isSelf: record.creator_id !== null && record.creator_id === actor.token.id,
       isRole: record.creator_id !== null && (roleTokens?.has(record.creator_id) ?? false),
       stage: record.stage,
     };

@@ -39,7 +39,7 @@ export async function readableRecords(actor: Actor, scope: Scope): Promise<Items
     const creatorIs = (creator: CreatorReach): Expression<SqlBool> => {
       if (creator === 'anyone') return sql<SqlBool>`true`;
       const known = eb('creator_id', 'is not', null);
-      if (creator === 'self') return eb.and([known, eb('creator_id', '=', actor.tokenId)]);
+      if (creator === 'self') return eb.and([known, eb('creator_id', '=', actor.token.id)]);
       return roleTokens.length > 0
         ? eb.and([known, eb('creator_id', 'in', roleTokens)])
         : sql<SqlBool>`false`;

@@ -14,7 +14,7 @@ export function registerRateLimit(
 ): void {
   const windowMs = limit.windowSeconds * 1000;
   app.addHook('onRequest', async (request, reply) => {
-    const tokenId = request.actor?.tokenId;
+    const tokenId = request.actor?.token.id;
     if (!tokenId) return;
     const { hits, resetInMs } = await store.hit(`token:${tokenId}`, windowMs);
     reply.header('x-ratelimit-limit', String(limit.limit));

@@ -96,7 +96,7 @@ function callerTokenOf(request: FastifyRequest): CallerToken | null {
 
 /** The caller's token id: a version the request writes names it as its editor. */
 function editorOf(request: FastifyRequest): string | null {
-  return request.actor?.tokenId ?? null;
+  return request.actor?.token.id ?? null;
 }
 
 export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {

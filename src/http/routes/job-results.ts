@@ -5,7 +5,7 @@ import type { AppDeps } from '../types.ts';
 
 export async function jobResultRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get<{ Params: { id: string } }>('/job-results/:id', async (request) => {
-    const job = await findJobResult(deps.db, actorOf(request).tokenId, request.params.id);
+    const job = await findJobResult(deps.db, actorOf(request).token.id, request.params.id);
     return {
       data: {
         type: 'job_result',
