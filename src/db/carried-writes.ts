@@ -30,6 +30,8 @@ export function withWrites<DB>(
   writes: readonly UnreadWrite[],
 ): QueryCreator<DB> {
   return writes.reduce<QueryCreator<DB>>(
+    // Each CTE widens the creator's type by its name; no part of the statement reads one,
+    // so the creator keeps the database's type.
     (carrier, write, index) => carrier.with(`write_${index}`, () => sql`(${write})`) as never,
     db,
   );

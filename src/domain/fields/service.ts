@@ -189,10 +189,10 @@ export async function createField(
 
 /**
  * Writes a new field, placed (`shifted`: the siblings its placement moved), and its
- * model's update event. On a model with no records
- * and no blocks nothing takes the field's default, so its row goes in the event's
- * statement (LastWrites); otherwise it goes first, then the values that take its default
- * (whose validity check reads it), then the event.
+ * model's update event. On a model with no records and no blocks nothing takes the
+ * field's default, so its row goes in the event's statement (LastWrites); otherwise it
+ * goes first, then the values that take its default (whose validity check reads it), then
+ * the event.
  */
 async function addField(
   tx: ScopedTransaction,

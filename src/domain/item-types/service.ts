@@ -18,9 +18,10 @@ import { refreshRecords } from '../items/refresh.ts';
 import { settleStages } from '../items/stages.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
+  appendedMenuItemInsert,
   linkedMenuItem,
-  linkedMenuItemInsert,
   linkedSchemaMenuItemInsert,
+  menuItemInsert,
   type NewMenuItem,
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
@@ -174,7 +175,7 @@ export async function createItemType(
           itemTypeId: id,
         };
         menuItem = linkedMenuItem(linked, facts.menuEnd);
-        writes.push(linkedMenuItemInsert(trx, linked, facts.menuEnd));
+        writes.push(menuItemInsert(trx, menuItem));
       }
       writes.push(
         linkedSchemaMenuItemInsert(trx, {
@@ -259,7 +260,7 @@ export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promi
     const copy = await duplicateItemTypeRows(trx, source);
     const menuItems: UnreadWrite[] = copy.modular_block
       ? []
-      : [linkedMenuItemInsert(trx, { id: generateId(), label: copy.name, itemTypeId: copy.id })];
+      : [appendedMenuItemInsert(trx, { id: generateId(), label: copy.name, itemTypeId: copy.id })];
     menuItems.push(
       linkedSchemaMenuItemInsert(trx, {
         id: generateId(),

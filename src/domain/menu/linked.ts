@@ -38,14 +38,19 @@ export function linkedMenuItem(item: LinkedModel, position: number): NewMenuItem
   return { ...linkedColumns(item), position };
 }
 
+/** The insert of a menu entry's row, not yet sent: the model's event carries it. */
+export function menuItemInsert(trx: EnvTrx, row: NewMenuItem) {
+  return trx.insertInto('menu_items').values(row);
+}
+
 /**
- * The insert of that entry, not yet sent (the model's event carries it): at `position`,
- * else appended at the end of the top level by a subquery.
+ * The insert of a model's entry appended at the end of the top level by a subquery, not
+ * yet sent: for a change that has not read where that end is.
  */
-export function linkedMenuItemInsert(trx: EnvTrx, item: LinkedModel, position?: number) {
+export function appendedMenuItemInsert(trx: EnvTrx, item: LinkedModel) {
   return trx
     .insertInto('menu_items')
-    .values({ ...linkedColumns(item), position: position ?? endOfTopLevel(trx, 'menu_items') });
+    .values({ ...linkedColumns(item), position: endOfTopLevel(trx, 'menu_items') });
 }
 
 /** The end of the menu's top level, as a column of a read (newModelFacts). */
