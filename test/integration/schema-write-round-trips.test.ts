@@ -6,7 +6,7 @@ import { emitEvent } from '../../src/events/outbox.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildField, buildModel, buildRecord, buildWebhook } from '../support/factories.ts';
 import { countRows } from '../support/fixtures.ts';
-import { transactionOf } from '../support/round-trips.ts';
+import { changeOf, transactionOf } from '../support/round-trips.ts';
 import { useTestServer } from '../support/server.ts';
 
 // Field create and model create are most of a migration script's requests, and field,
@@ -34,21 +34,16 @@ describe('round trips of schema writes', () => {
   test('a field create: the model read once, then the insert in its event', async () => {
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id });
-    const created: { field?: Awaited<ReturnType<typeof buildField>> } = {};
-    assert.deepEqual(
-      await transactionOf(async () => {
-        created.field = await buildField(client, { itemTypeId: model.id, hint: 'carried' });
-      }),
-      [
-        'begin; SELECT * FROM enter_environment',
-        'select',
-        'insert into fields + insert into events',
-        'commit',
-      ],
+    const { statements, result: field } = await changeOf(() =>
+      buildField(client, { itemTypeId: model.id, hint: 'carried' }),
     );
+    assert.deepEqual(statements, [
+      'begin; SELECT * FROM enter_environment',
+      'select',
+      'insert into fields + insert into events',
+      'commit',
+    ]);
     // What the create answered is what the database holds, and the model lists it.
-    const field = created.field;
-    assert.ok(field);
     assert.deepEqual(await client.fields.find(field.id), field);
     assert.deepEqual(
       (await client.itemTypes.find(model.id)).fields.map(({ id }) => id).at(-1),
@@ -72,21 +67,14 @@ describe('round trips of schema writes', () => {
   });
 
   test('a model create: one read of what it checks, then its rows in its event', async () => {
-    const created: { model?: Awaited<ReturnType<typeof buildModel>> } = {};
-    assert.deepEqual(
-      await transactionOf(async () => {
-        created.model = await buildModel(client);
-      }),
-      [
-        'begin; SELECT * FROM enter_environment',
-        'select',
-        'insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events',
-        'commit',
-      ],
-    );
+    const { statements, result: model } = await changeOf(() => buildModel(client));
+    assert.deepEqual(statements, [
+      'begin; SELECT * FROM enter_environment',
+      'select',
+      'insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events',
+      'commit',
+    ]);
     // What the create answered is what the database holds; its menu entry comes last.
-    const model = created.model;
-    assert.ok(model);
     assert.deepEqual(await client.itemTypes.find(model.id), model);
     const entries = await client.menuItems.list();
     const entry = entries.find((candidate) => candidate.item_type?.id === model.id);
@@ -194,23 +182,18 @@ describe('round trips of schema writes', () => {
     const first = await buildRecord(client);
     const [field] = await client.fields.list(first.item_type.id);
     assert.ok(field);
-    const created: { id?: string } = {};
-    assert.deepEqual(
-      await transactionOf(async () => {
-        created.id = (
-          await buildRecord(client, {
-            itemTypeId: first.item_type.id,
-            attributes: { [field.api_key]: 'carried' },
-          })
-        ).id;
+    const { statements, result: created } = await changeOf(() =>
+      buildRecord(client, {
+        itemTypeId: first.item_type.id,
+        attributes: { [field.api_key]: 'carried' },
       }),
-      [
-        'begin; SELECT * FROM enter_environment',
-        'insert into item_versions + insert into items + insert into events',
-        'commit',
-      ],
     );
-    const record = await client.items.find(created.id ?? '');
+    assert.deepEqual(statements, [
+      'begin; SELECT * FROM enter_environment',
+      'insert into item_versions + insert into items + insert into events',
+      'commit',
+    ]);
+    const record = await client.items.find(created.id);
     assert.equal(record[field.api_key], 'carried');
     assert.equal((await client.itemVersions.list(record.id)).length, 1);
     const token = (await client.accessTokens.list()).find(

@@ -37,7 +37,21 @@ export async function requestRoundTripsOf(fn: () => Promise<unknown>): Promise<s
  * entry) to its COMMIT: writes named by their tables, reads as `select`.
  */
 export async function transactionOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const sent = await requestRoundTripsOf(fn);
+  return (await changeOf(fn)).statements;
+}
+
+/** As transactionOf, with what `fn` gave: the change's answer, to check against a read. */
+export async function changeOf<T>(
+  fn: () => Promise<T>,
+): Promise<{ statements: string[]; result: T }> {
+  let result: T | undefined;
+  const sent = await requestRoundTripsOf(async () => {
+    result = await fn();
+  });
+  return { statements: changeStatements(sent), result: result as T };
+}
+
+function changeStatements(sent: string[]): string[] {
   const start = sent.findIndex((text) =>
     text.startsWith('begin; SELECT * FROM enter_environment('),
   );
