@@ -335,8 +335,8 @@ test('a record read by id is kept at its records version, and every committed wr
 });
 
 /**
- * What a kept record is presented as is kept with it (presentedOnce), per schema version
- * and per way of reading it: a schema change that writes no record still shows next.
+ * A create names its creator from the token its request authenticated with, which the
+ * embedded process keeps between requests: a change to the token must reach it.
  */
 test("a record's creator is its caller's token as it is now: renamed, the next create names it anew", async () => {
   const server = await startServer();
@@ -371,6 +371,10 @@ test("a record's creator is its caller's token as it is now: renamed, the next c
   assert.equal(await creatorNamed('second'), 'Renamed importer');
 });
 
+/**
+ * What a kept record is presented as is kept with it (presentedOnce), per schema version
+ * and per way of reading it: a schema change that writes no record still shows next.
+ */
 test('a kept record is presented anew after a schema change, and per version read', async () => {
   const server = await startServer();
   const client = server.client();
