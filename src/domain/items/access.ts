@@ -64,16 +64,15 @@ export function assertMayAtAll(actor: Actor, scope: Scope, action: ItemAction): 
     throw refuse(action, `the records of environment "${scope.environment.id}"`);
 }
 
-/** Refuses unless the role may do `action` on new records of `model` (create, validate). */
-function assertMayOnModel(
-  actor: Actor,
-  scope: Scope,
-  action: ItemAction,
-  model: ModelRef & { api_key: string },
-): void {
-  const { allow, deny } = grantOf(actor, scope.environment.id, { action }, model);
-  if (!everyRecord(allow) || everyRecord(deny))
-    throw refuse(action, `the records of model "${model.api_key}"`);
+/**
+ * Refuses unless the role may create records of `model` (create, validate). An entry
+ * limited to some content grants it: which values the new record may be given is judged
+ * per value (record-gate.ts).
+ */
+function assertMayCreateOf(actor: Actor, scope: Scope, model: ModelRef & { api_key: string }) {
+  const { allow, deny } = grantOf(actor, scope.environment.id, { action: 'create' }, model);
+  if (allow.length === 0 || everyRecord(deny))
+    throw refuse('create', `the records of model "${model.api_key}"`);
 }
 
 /**
@@ -88,7 +87,7 @@ export async function assertMayCreate(
   assertMayAtAll(actor, scope, 'create');
   if (grantsEverything(actor, scope.environment.id, 'create')) return;
   const model = itemType === undefined ? undefined : await findItemType(scope.db, itemType);
-  if (model) assertMayOnModel(actor, scope, 'create', model);
+  if (model) assertMayCreateOf(actor, scope, model);
 }
 
 async function modelsById(scope: Scope, ids: readonly string[]): Promise<Map<string, ModelRef>> {
@@ -197,7 +196,7 @@ export async function readableOnly(
 }
 
 /**
- * Refuses unless the role may do `action` on each record named (bulk operations check
+ * Refuses unless the role may do the intent on each record named (bulk operations check
  * every one before changing any), as each is now: its stage decides `on_stage` entries.
  * A stage move names the stage it goes to (`to_stage` entries). Ids of no record are
  * left to the service to report.
@@ -205,12 +204,11 @@ export async function readableOnly(
 export async function assertMayOnItems(
   actor: Actor,
   scope: Scope,
-  action: ItemAction,
+  intent: Intent,
   ids: readonly string[],
-  toStage?: string,
 ): Promise<void> {
-  assertMayAtAll(actor, scope, action);
-  if (grantsEverything(actor, scope.environment.id, action)) return;
+  assertMayAtAll(actor, scope, intent.action);
+  if (grantsEverything(actor, scope.environment.id, intent.action)) return;
   const records =
     ids.length === 0
       ? []
@@ -219,12 +217,7 @@ export async function assertMayOnItems(
           .select(RECORD_REF_COLUMNS)
           .where('id', 'in', [...new Set(ids)])
           .execute();
-  await assertMayOnRecords(
-    actor,
-    scope,
-    toStage === undefined ? { action } : { action, toStage },
-    records,
-  );
+  await assertMayOnRecords(actor, scope, intent, records);
 }
 
 /** As assertMayOnItems, for the record a version belongs to. */

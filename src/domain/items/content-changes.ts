@@ -38,6 +38,38 @@ export function changedContent(
   return parts;
 }
 
+/**
+ * Which values a create gives, for permissions limited to some content: each field sent
+ * with a value other than its default (what the record holds when it is not sent), per
+ * locale for localized fields, a null or missing locale matching a null default; and the
+ * record's placement when given. Defaults the caller did not send are the model's doing.
+ */
+export function givenContent(
+  fields: readonly ItemField[],
+  sent: Record<string, unknown>,
+  placement: { parent_id: string | null; position: unknown },
+): ContentPart[] {
+  const parts: ContentPart[] = [];
+  for (const field of fields) {
+    if (!Object.hasOwn(sent, field.api_key)) continue;
+    const value = sent[field.api_key] ?? null;
+    const fallback = field.default_value ?? null;
+    if (!field.localized) {
+      if (!sameContent(value, fallback)) parts.push({ field: field.api_key, locale: null });
+      continue;
+    }
+    const given = byLocale(value);
+    const defaults = byLocale(fallback);
+    for (const locale of new Set([...Object.keys(given), ...Object.keys(defaults)]))
+      if (!sameContent(given[locale] ?? null, defaults[locale] ?? null))
+        parts.push({ field: field.api_key, locale });
+  }
+  if (placement.parent_id !== null) parts.push({ field: 'parent_id', locale: null });
+  if (placement.position !== undefined && placement.position !== null)
+    parts.push({ field: 'position', locale: null });
+  return parts;
+}
+
 function byLocale(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
     ? (value as Record<string, unknown>)

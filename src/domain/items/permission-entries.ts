@@ -6,8 +6,9 @@ import type { Actor } from '../actor.ts';
  * a question: effective = positive − negative, each entry scoped to one environment (by
  * id) and optionally to one model or workflow, to records by creator, to records
  * currently on a workflow stage (`on_stage`), for stage moves to moves towards a stage
- * (`to_stage`) and, for updates, to the content an entry's `localization_scope` (and
- * `locale`) names. Reads only the actor: what records are is looked up by access.ts.
+ * (`to_stage`) and, for creates, updates and publishing, to the content an entry's
+ * `localization_scope` (and `locale`) names. Reads only the actor: what records are is
+ * looked up by access.ts.
  */
 
 /** The record actions a route needs (`edit_creator`, `take_over` have no route). */
@@ -41,8 +42,13 @@ type Entry = Partial<
 /** What deciding needs of a model. */
 export type ModelRef = { id: string; workflow_id: string | null };
 
-/** What is asked: an action, and for a stage move the stage it goes to (absent: any). */
-export type Intent = { action: ItemAction; toStage?: string };
+/**
+ * What is asked: an action, and for a stage move the stage it goes to (absent: any).
+ * `wholeContent`: the action is on the record's content as a whole, not on values known
+ * now (a schedule publishes whatever the record holds when it is due), so only entries
+ * over all content grant it.
+ */
+export type Intent = { action: ItemAction; toStage?: string; wholeContent?: boolean };
 
 /**
  * Which content of a record an entry concerns (`localization_scope`, `locale`): all of it,
@@ -85,11 +91,18 @@ function contentOf(entry: Entry): ContentReach {
 }
 
 /**
- * The actions judged per value changed. Elsewhere (create, publish) an entry limited to
- * some content is not evaluated per value: a positive one grants nothing, a negative one
- * takes the whole action away — the safe side on both.
+ * The actions judged per value: the values a create gives, an update changes, publishing
+ * or unpublishing changes in the published version. Elsewhere (delete, duplicate, stage
+ * moves, schedules) an entry limited to some content is not evaluated per value: a
+ * positive one grants nothing, a negative one takes the whole action away — the safe side
+ * on both.
  */
-const JUDGED_PER_VALUE: ReadonlySet<ItemAction> = new Set(['update']);
+const JUDGED_PER_VALUE: ReadonlySet<ItemAction> = new Set(['create', 'update', 'publish']);
+
+/** Whether the intent's entries are judged per value. */
+function judgedPerValue(intent: Intent): boolean {
+  return JUDGED_PER_VALUE.has(intent.action) && intent.wholeContent !== true;
+}
 
 /** Whether an entry concerns only part of a record's content. */
 function contentNarrowed(entry: Entry): boolean {
@@ -136,7 +149,7 @@ function reachOf(
     if (intent.toStage !== undefined && intent.toStage !== toStage) return null;
   }
   const stage = stageOf(entry, 'on_stage');
-  const content = JUDGED_PER_VALUE.has(action) ? contentOf(entry) : ALL_CONTENT;
+  const content = judgedPerValue(intent) ? contentOf(entry) : ALL_CONTENT;
   // `create` has no creator and no stage: the record does not exist yet.
   if (action === 'create') return stage === null ? { creator: 'anyone', stage, content } : null;
   const creator =
@@ -168,7 +181,7 @@ export function grantOf(
   model: ModelRef | null,
 ): Grant {
   // What reachOf reads of the intent and the model, and nothing else.
-  const key = `grant/${environmentId}/${intent.action}/${intent.toStage ?? ''}/${model?.id ?? ''}/${model?.workflow_id ?? ''}`;
+  const key = `grant/${environmentId}/${intent.action}/${intent.toStage ?? ''}/${intent.wholeContent === true}/${model?.id ?? ''}/${model?.workflow_id ?? ''}`;
   return onceForActor(actor, key, () => workOutGrant(actor, environmentId, intent, model));
 }
 
@@ -180,7 +193,7 @@ function workOutGrant(
 ): Grant {
   const reachesOf = (entries: readonly unknown[], positive: boolean) => {
     const found: Reach[] = [];
-    const judged = JUDGED_PER_VALUE.has(intent.action);
+    const judged = judgedPerValue(intent);
     for (const entry of entries as Entry[]) {
       if (positive && !judged && contentNarrowed(entry)) continue;
       // A model-less question (may the role do this at all?) ignores narrower negatives.
@@ -260,11 +273,11 @@ function reachesEveryRecord(actor: Actor, environmentId: string, action: ItemAct
   );
 }
 
-/** Whether some entry of the role on `action` is limited to part of a record's content. */
-export function judgesContent(actor: Actor, environmentId: string, action: ItemAction): boolean {
-  if (!JUDGED_PER_VALUE.has(action)) return false;
+/** Whether the intent is judged per value and some entry of the role on it is limited to part of a record's content. */
+export function judgesContent(actor: Actor, environmentId: string, intent: Intent): boolean {
+  if (!judgedPerValue(intent)) return false;
   const { positive, negative } = actor.itemTypePermissions;
   return ([...positive, ...negative] as Entry[]).some(
-    (entry) => concerns(entry, environmentId, action) && contentNarrowed(entry),
+    (entry) => concerns(entry, environmentId, intent.action) && contentNarrowed(entry),
   );
 }

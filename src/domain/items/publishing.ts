@@ -9,6 +9,7 @@ import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, ValidationFailed } from '../errors.ts';
 import { currentSnapshots } from './block-snapshots.ts';
+import { changedContent } from './content-changes.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {
   type ContentSelection,
@@ -19,6 +20,7 @@ import {
   withoutLocales,
 } from './locale-content.ts';
 import type { ItemField } from './model-fields.ts';
+import type { ContentPart } from './permission-entries.ts';
 import type { StoredItem } from './record-context.ts';
 import type { RecordGate } from './record-gate.ts';
 import { byApiKey, emitItemEvent, findRecordOrFail } from './service.ts';
@@ -92,7 +94,8 @@ export async function publishInTransaction(
         { parent_ids: parents },
       );
     await options.gate?.(tx, parents);
-    for (const parent of parents) await publishInTransaction(tx, parent);
+    for (const parent of parents)
+      await publishInTransaction(tx, parent, undefined, { gate: options.gate });
   }
   const validity = { locales, allLocalesRequired: model.all_locales_required };
   if (selection) {
@@ -120,6 +123,8 @@ export async function publishInTransaction(
   const published = selection
     ? publishSelected(fields, current, before.published_values, selection, locales)
     : current;
+  // A role limited to some content (localization_scope) may publish only those values.
+  await options.gate?.(tx, [id], () => publishedChanges(fields, before, published));
   const whole = isDeepStrictEqual(published, current);
   const now = new Date();
   const changes = {
@@ -142,6 +147,23 @@ export async function publishInTransaction(
   const previous = eventEntityOf(before, model, fields, snapshot);
   await emitItemEvent(tx, state, 'publish', entity, previous, creator, { writes: [update] });
   return entity.plain;
+}
+
+/**
+ * Which values of the published version publishing or withdrawing changes, from what was
+ * published to `published` (null: nothing), as an update's are judged.
+ */
+function publishedChanges(
+  fields: readonly ItemField[],
+  before: StoredItem,
+  published: Record<string, unknown> | null,
+): ContentPart[] {
+  const placement = { parent_id: before.parent_id, position: before.position };
+  return changedContent(
+    fields,
+    { values: before.published_values ?? {}, ...placement },
+    { values: published ?? {}, ...placement },
+  );
 }
 
 /** The published values and status once `locales` are withdrawn; null: nothing stays published. */
@@ -195,6 +217,8 @@ export async function unpublishInTransaction(
   await options.gate?.(tx, [id]);
   if (locales) checkLocalesExist(locales, site);
   const remaining = locales ? withdrawLocales(before, fields, site, locales) : null;
+  // A role limited to some content (localization_scope) may withdraw only those values.
+  await options.gate?.(tx, [id], () => publishedChanges(fields, before, remaining));
   if (model.tree && remaining === null) {
     const children = await publishedDescendants(tx.db, id);
     if (children.length > 0 && !options.recursive)
@@ -204,7 +228,8 @@ export async function unpublishInTransaction(
         { child_ids: children },
       );
     await options.gate?.(tx, children);
-    for (const child of children) await unpublishInTransaction(tx, child);
+    for (const child of children)
+      await unpublishInTransaction(tx, child, undefined, { gate: options.gate });
   }
   const validity = { locales: site, allLocalesRequired: model.all_locales_required };
   const changes = remaining

@@ -21,12 +21,12 @@ import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
-import { changedContent } from './content-changes.ts';
+import { changedContent, givenContent } from './content-changes.ts';
 import { lookUpCreator, presentCaller } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { contextOf, recordAndContext, recordToChange, type StoredItem } from './record-context.ts';
-import type { RecordGate } from './record-gate.ts';
+import type { NewRecordGate, RecordGate } from './record-gate.ts';
 import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues, type ValuesToCheck } from './values.ts';
@@ -256,14 +256,15 @@ async function runChange(
   }
 }
 
+/** `gate` judges the values the record is given, for a role limited to some content. */
 export async function createItem(
   scope: Scope,
   caller: CallerToken | null,
   input: ItemInput,
-  options: { validateOnly?: boolean } = {},
+  options: { validateOnly?: boolean; gate?: NewRecordGate } = {},
 ): Promise<Resource> {
   return runChange(scope, options.validateOnly ?? false, (tx) =>
-    createInTransaction(tx, caller, input),
+    createInTransaction(tx, caller, input, options.gate),
   );
 }
 
@@ -275,6 +276,7 @@ export async function createInTransaction(
   tx: ScopedTransaction,
   caller: CallerToken | null,
   input: ItemInput,
+  gate?: NewRecordGate,
 ): Promise<Resource> {
   const trx = tx.db;
   const creatorId = caller?.id ?? null;
@@ -312,6 +314,14 @@ export async function createInTransaction(
   await checkParentExists(trx, issues, model, parentId, id);
   issues.throwIfAny();
   const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
+  const sentPosition =
+    typeof input.attributes.position === 'number' && (model.sortable || model.tree)
+      ? input.attributes.position
+      : undefined;
+  // A role limited to some content (localization_scope) may give only those values.
+  gate?.(tx, model, () =>
+    givenContent(fields, sent, { parent_id: parentId, position: sentPosition }),
+  );
   // Omitted fields take their default value (spec 09 §3).
   const attributes = Object.fromEntries(
     fields.map((field) => [
@@ -327,10 +337,7 @@ export async function createInTransaction(
   const published = !model.draft_mode_active;
   const versionId = generateId();
   const now = new Date();
-  const position =
-    typeof input.attributes.position === 'number' && (model.sortable || model.tree)
-      ? input.attributes.position
-      : await nextPosition(trx, model, parentId);
+  const position = sentPosition ?? (await nextPosition(trx, model, parentId));
   const row: StoredItem = {
     id,
     item_type_id: model.id,

@@ -17,11 +17,14 @@ const ROUTES: Record<ScheduledActionKind, { path: string; type: string }> = {
 /**
  * Scheduled publication and unpublishing of a record (client resources
  * scheduledPublication, scheduledUnpublishing): scheduling either needs the role's
- * "publish" permission on the record, as publishing it would.
+ * "publish" permission on the record, as publishing it would, over all of its content:
+ * what a schedule publishes is what the record holds when it is due, which no one can
+ * judge value by value now.
  */
 export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
   /** Judged inside the schedule's transaction, on the record as it then is (its stage). */
-  const gateOf = (request: FastifyRequest<Params>) => recordGate(actorOf(request), 'publish');
+  const gateOf = (request: FastifyRequest<Params>) =>
+    recordGate(actorOf(request), { action: 'publish', wholeContent: true });
 
   for (const kind of ['publish', 'unpublish'] as const) {
     const { path, type } = ROUTES[kind];

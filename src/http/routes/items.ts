@@ -19,7 +19,7 @@ import {
 import { publicationState } from '../../domain/items/publication-state.ts';
 import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import { readableRecords } from '../../domain/items/readable-records.ts';
-import { recordGate } from '../../domain/items/record-gate.ts';
+import { newRecordGate, recordGate } from '../../domain/items/record-gate.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
@@ -111,13 +111,15 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   };
   /** The record (or version) the route names, checked against the route's action. */
   const mayOnRecord = (request: FastifyRequest<Params>) =>
-    assertMayOnItems(actorOf(request), request.scope, actionOf(request), [request.params.id]);
+    assertMayOnItems(actorOf(request), request.scope, { action: actionOf(request) }, [
+      request.params.id,
+    ]);
   /**
    * The gate a write calls inside its transaction on the records it changes, as it finds
    * them there (a role without the action at all was refused before the request was read).
    */
   const gateOf = (request: FastifyRequest<Params>) =>
-    recordGate(actorOf(request), actionOf(request));
+    recordGate(actorOf(request), { action: actionOf(request) });
   /** Publishing options: `recursive`, and the gate for the record and the tree records changed along with it. */
   const treeOptions = (request: FastifyRequest<Params>) => ({
     ...recursive(request),
@@ -169,12 +171,17 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         request.scope,
         data.relationships?.item_type.data?.id,
       );
-      const entity = await items.createItem(request.scope, callerTokenOf(request), {
-        id: data.id,
-        itemType: data.relationships?.item_type.data?.id,
-        attributes: data.attributes ?? {},
-        meta: data.meta ?? {},
-      });
+      const entity = await items.createItem(
+        request.scope,
+        callerTokenOf(request),
+        {
+          id: data.id,
+          itemType: data.relationships?.item_type.data?.id,
+          attributes: data.attributes ?? {},
+          meta: data.meta ?? {},
+        },
+        { gate: newRecordGate(actorOf(request)) },
+      );
       return reply.status(201).send({ data: entity });
     },
   );
@@ -198,7 +205,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
           attributes: data.attributes ?? {},
           meta: {},
         },
-        { validateOnly: true },
+        { validateOnly: true, gate: newRecordGate(actorOf(request)) },
       );
       return reply.status(204).send();
     },
@@ -319,8 +326,8 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         const ids = request.body.data.relationships.items.data.map((item) => item.id);
         // Every record is checked before any is changed: one refused refuses the operation.
         const actor = actorOf(request);
-        await assertMayOnItems(actor, request.scope, itemAction, ids);
-        const gate = recordGate(actor, itemAction);
+        await assertMayOnItems(actor, request.scope, { action: itemAction }, ids);
+        const gate = recordGate(actor, { action: itemAction });
         const result = await bulkItems(request.scope, action, ids, gate);
         return sendResult(deps, request, reply, 200, result);
       },
@@ -343,8 +350,9 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const { attributes, relationships } = request.body.data;
       const ids = relationships.items.data.map((item) => item.id);
       const actor = actorOf(request);
-      await assertMayOnItems(actor, request.scope, 'move_to_stage', ids, attributes.stage);
-      const gate = recordGate(actor, 'move_to_stage', attributes.stage);
+      const intent = { action: 'move_to_stage', toStage: attributes.stage } as const;
+      await assertMayOnItems(actor, request.scope, intent, ids);
+      const gate = recordGate(actor, intent);
       const result = await bulkMoveToStage(request.scope, ids, attributes.stage, gate);
       return sendResult(deps, request, reply, 200, result);
     },
