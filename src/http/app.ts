@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
-import qs from 'qs';
 import { createMetrics, type Metrics } from '../metrics.ts';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.ts';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
@@ -17,6 +16,7 @@ import { registerProtocolHooks } from './plugins/protocol.ts';
 import { registerQueryCountHeader } from './plugins/query-count.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerUnstorableInputGuard } from './plugins/unstorable-input.ts';
+import { parseQueryString } from './query-string.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { fieldRoutes } from './routes/fields.ts';
@@ -62,10 +62,7 @@ export async function buildApp(
     clientErrorHandler,
     routerOptions: {
       ignoreTrailingSlash: true,
-      // The official client flattens nested query objects as a[b][c]=v. A deep filter into
-      // blocks in blocks (filter[fields][f][any][block][g][any][inner][h][matches][pattern])
-      // is 10 levels deep; deeper keys stay one literal key, which the filter refuses.
-      querystringParser: (query) => qs.parse(query, { depth: 12, arrayLimit: 100 }),
+      querystringParser: parseQueryString,
     },
     ajv: AJV_OPTIONS,
     // Each route's validators compile on its first request, not all of them at start.

@@ -280,9 +280,21 @@ describe('filter[fields] through the official client', () => {
   });
 });
 
-// The client writes an array as `OR[][…]`, which the query parser reads as one element:
-// separate elements are given by index, as an object keyed 0, 1, … (`OR[0][…]`, `OR[1][…]`).
+// Elements are given by index, as an object keyed 0, 1, … (`OR[0][…]`, `OR[1][…]`), or as
+// an array, which the client writes as `OR[][…]` and which is read as Rack reads it.
 describe('filter[fields] AND / OR combinators', () => {
+  test('an array from the client: a key path given again starts the next filter, as in Rack', async () => {
+    assert.equal(
+      await letters({ OR: [{ title: { eq: 'Beta' } }, { title: { eq: 'Alpha post' } }] }),
+      'AB',
+    );
+    assert.equal(
+      await letters({ OR: [{ views: { gt: 15 } }, { slug: { eq: 'gamma' } }] }),
+      '',
+      'distinct names land in one filter: views > 15 and slug gamma, which no record is',
+    );
+  });
+
   test('OR: one of the filters holds; AND: every one, the same field more than once', async () => {
     assert.equal(
       await letters({ OR: { 0: { title: { eq: 'Beta' } }, 1: { views: { lt: 15 } } } }),
