@@ -1,9 +1,15 @@
 // Benchmark: hot-path latency of a real `fieldhouse serve` process against a bare Fastify
 // server answering the same routes with the same documents (static), both started here,
 // in one run. Raw HTTP on one keep-alive connection per server, one request at a time;
-// the two servers take turns in blocks, so a neighbour's load hits both alike.
+// the servers take turns in blocks, so a neighbour's load hits them alike.
 // Prints per path p50/p99 of each server, their ratio, and the statements Fieldhouse sent
 // per request (FIELDHOUSE_COUNT_QUERIES=1 makes it report them in a header).
+// A third server, the floor, is the bare one doing the least database work Fieldhouse's
+// rules allow on the same engine: a read sends one statement on PostgreSQL (what lets
+// the next request to any process see a change committed through another) and none
+// embedded (the one process hears every commit); a write sends its change and COMMIT,
+// two round trips (a change and its event commit together, durably). `floor/bare` is
+// then how far above the bare server any correct implementation starts.
 // Usage: npx tsx bench/latency.ts [--db embedded|postgres] [--requests 2000] [--block 200]
 //                                 [--cpu-prof DIR] [--only REGEX]
 // --only keeps the paths whose name matches (e.g. --only PUT), to profile them alone.
@@ -14,8 +20,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '@datocms/cma-client-node';
+import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import Fastify from 'fastify';
+import pg from 'pg';
 import { Client } from 'undici';
+import { cacheDir } from '../src/config.ts';
+import { openEmbedded } from '../src/db/embedded.ts';
+import { batchedProtocol } from '../src/db/embedded-protocol.ts';
 import { benchDatabase, cpuMs, percentile, printTable, serverEnv } from './support.ts';
 
 const { values } = parseArgs({
@@ -28,6 +39,9 @@ const { values } = parseArgs({
     'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     // Internal: run as the bare server, answering the documents in this file.
     bare: { type: 'string' },
+    // Internal, with --bare: run as the floor server on this database
+    // (`postgres:<url>` or `embedded:<data dir>`).
+    floor: { type: 'string' },
   },
 });
 
@@ -44,8 +58,11 @@ type Path = {
 /** What the bare server answers, by `${method} ${route}`. */
 type Documents = Record<string, { status: number; document: unknown }>;
 
-/** The bare server: the same routes, the documents Fieldhouse answered, nothing else. */
-async function serveBare(file: string): Promise<void> {
+/**
+ * The bare server: the same routes, the documents Fieldhouse answered, nothing else; or,
+ * given the database work of the floor, that work before each answer.
+ */
+async function serveBare(file: string, work: DatabaseWork | null): Promise<void> {
   const documents = JSON.parse(readFileSync(file, 'utf8')) as Documents;
   const app = Fastify();
   const json = ['application/json', 'application/vnd.api+json'];
@@ -57,15 +74,58 @@ async function serveBare(file: string): Promise<void> {
     app.route({
       method,
       url,
-      handler: async (_request, reply) => reply.status(status).send(document),
+      handler: async (_request, reply) => {
+        await (method === 'GET' ? work?.read() : work?.write());
+        return reply.status(status).send(document);
+      },
     });
   }
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   process.stdout.write(`bare listening at ${address}\n`);
 }
 
+/** The least database work of a read and of a write, on one engine. */
+type DatabaseWork = { read(): Promise<void>; write(): Promise<void> };
+
+/**
+ * The floor's database work, through the driver Fieldhouse uses on that engine
+ * (node-postgres; embedded, over PGlite's bridge with its messages batched as
+ * Fieldhouse sends them): a read is one prepared statement on PostgreSQL and nothing
+ * embedded; a write is `begin; update …` in one round trip (as Fieldhouse folds BEGIN),
+ * then `commit`.
+ */
+async function floorWork(spec: string): Promise<DatabaseWork> {
+  const [engine, target = ''] = spec.split(/:(.*)/s);
+  let pool: pg.Pool;
+  if (engine === 'embedded') {
+    const pglite = await openEmbedded(target, cacheDir());
+    pool = new pg.Pool({ ...createPgConfig(batchedProtocol(pglite)), max: 1 });
+  } else {
+    pool = new pg.Pool({ connectionString: target, max: 1 });
+  }
+  await pool.query(
+    'create table if not exists bench_floor (id int primary key, n bigint not null); ' +
+      'insert into bench_floor values (1, 0) on conflict do nothing',
+  );
+  const select = { name: 'floor_read', text: 'select n from bench_floor where id = $1' };
+  return {
+    read: async () => {
+      if (engine !== 'embedded') await pool.query({ ...select, values: [1] });
+    },
+    write: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('begin; update bench_floor set n = n + 1 where id = 1');
+        await client.query('commit');
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
 if (values.bare) {
-  await serveBare(values.bare);
+  await serveBare(values.bare, values.floor ? await floorWork(values.floor) : null);
 } else {
   await main();
 }
@@ -125,6 +185,7 @@ async function main(): Promise<void> {
     /Server listening at (http:\/\/[^"\s]+)/,
   );
   let bare: { child: ChildProcess; url: string } | null = null;
+  let floor: { child: ChildProcess; url: string } | null = null;
   try {
     // A model of ten fields and one record: the shapes every path answers.
     const client = buildClient({ apiToken: TOKEN, baseUrl: fieldhouse.url, autoRetry: false });
@@ -247,35 +308,53 @@ async function main(): Promise<void> {
       /bare listening at (http:\/\/\S+)/,
     );
     const bareHttp = new Client(bare.url, { pipelining: 1 });
+    const floorDatabase =
+      database.engine === 'postgres'
+        ? `postgres:${database.url}`
+        : `embedded:${join(scratch, 'floor')}`;
+    floor = await startServer(
+      ['--import', 'tsx', 'bench/latency.ts', '--bare', documentsFile, '--floor', floorDatabase],
+      {},
+      /bare listening at (http:\/\/\S+)/,
+    );
+    const floorHttp = new Client(floor.url, { pipelining: 1 });
 
     const rows: Record<string, string | number>[] = [];
     for (const path of paths) {
-      const samples = { bare: [] as number[], fieldhouse: [] as number[] };
-      const cpu = { bare: 0, fieldhouse: 0 };
+      const samples = { bare: [] as number[], floor: [] as number[], fieldhouse: [] as number[] };
+      const cpu = { bare: 0, floor: 0, fieldhouse: 0 };
       const queries: number[] = [];
       let i = 0;
-      const run = async (http: Client, into: number[] | null, n: number) => {
-        const server = http === bareHttp ? 'bare' : 'fieldhouse';
-        const pid = (server === 'bare' ? bare?.child.pid : fieldhouse.child.pid) ?? 0;
+      const servers = {
+        bare: { http: bareHttp, pid: bare.child.pid ?? 0 },
+        floor: { http: floorHttp, pid: floor.child.pid ?? 0 },
+        fieldhouse: { http: fieldhouseHttp, pid: fieldhouse.child.pid ?? 0 },
+      };
+      const run = async (server: keyof typeof servers, n: number, measured: boolean) => {
+        const { http, pid } = servers[server];
         const cpuBefore = cpuMs(pid);
         for (let k = 0; k < n; k++) {
           const t0 = performance.now();
           const { queries: count } = await call(http, path, ++i);
           const ms = performance.now() - t0;
-          if (into) into.push(ms);
-          if (into === samples.fieldhouse) queries.push(count);
+          if (!measured) continue;
+          samples[server].push(ms);
+          if (server === 'fieldhouse') queries.push(count);
         }
-        if (into) cpu[server] += cpuMs(pid) - cpuBefore;
+        if (measured) cpu[server] += cpuMs(pid) - cpuBefore;
       };
       // Warm-up: JIT, prepared statements, caches.
-      await run(bareHttp, null, block);
-      await run(fieldhouseHttp, null, block);
+      for (const server of ['bare', 'floor', 'fieldhouse'] as const)
+        await run(server, block, false);
       for (let done = 0; done < requests; done += block) {
         const n = Math.min(block, requests - done);
-        await run(bareHttp, samples.bare, n);
-        await run(fieldhouseHttp, samples.fieldhouse, n);
+        for (const server of ['bare', 'floor', 'fieldhouse'] as const) await run(server, n, true);
       }
       const bareSorted = samples.bare.sort((a, b) => a - b);
+      const floorP50 = percentile(
+        samples.floor.sort((a, b) => a - b),
+        50,
+      );
       const fhSorted = samples.fieldhouse.sort((a, b) => a - b);
       queries.sort((a, b) => a - b);
       rows.push({
@@ -286,6 +365,9 @@ async function main(): Promise<void> {
         'fieldhouse p99': percentile(fhSorted, 99),
         'ratio p50': percentile(fhSorted, 50) / percentile(bareSorted, 50),
         'ratio p99': percentile(fhSorted, 99) / percentile(bareSorted, 99),
+        'floor p50': floorP50,
+        'floor/bare': floorP50 / percentile(bareSorted, 50),
+        'fieldhouse/floor': percentile(fhSorted, 50) / floorP50,
         // CPU time the server process spent per request: far less sensitive than latency
         // to other work on the machine (PostgreSQL's own CPU is not in it).
         'bare CPU/req': cpu.bare / requests,
@@ -298,12 +380,14 @@ async function main(): Promise<void> {
     }
     await fieldhouseHttp.close();
     await bareHttp.close();
+    await floorHttp.close();
     process.stdout.write(
       `engine=${database.engine} requests/path/server=${requests} block=${block} (ms; CPU/req = server process CPU ms per request; queries = statements per request, median)\n`,
     );
     printTable(rows);
   } finally {
     if (bare) await stop(bare.child);
+    if (floor) await stop(floor.child);
     await stop(fieldhouse.child);
     await database.drop();
     rmSync(scratch, { recursive: true, force: true });
