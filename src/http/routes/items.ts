@@ -84,6 +84,8 @@ function nested(query: RawQuery): boolean {
   return flag(query, 'nested');
 }
 
+type CreateRequest = { Body: Static<typeof CreateItemBody> };
+
 /** `recursive=true` publishes unpublished parents too, or withdraws published children too. */
 function recursive(request: FastifyRequest): { recursive: boolean } {
   return { recursive: flag(request.query as RawQuery, 'recursive') };
@@ -161,52 +163,39 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     return { data: await readableOnly(actorOf(request), request.scope, references) };
   });
 
-  app.post<{ Body: Static<typeof CreateItemBody> }>(
+  /**
+   * A create of the body's record, the role's right to create records of its model judged
+   * first and the values it gives inside the transaction. Validating names no id (nothing
+   * is kept) and takes no meta.
+   */
+  const createOf = async (request: FastifyRequest<CreateRequest>, validateOnly: boolean) => {
+    const { data } = request.body;
+    const actor = actorOf(request);
+    const itemType = data.relationships?.item_type.data?.id;
+    const attributes = data.attributes ?? {};
+    await assertMayCreate(actor, request.scope, itemType);
+    return items.createItem(
+      request.scope,
+      callerTokenOf(request),
+      validateOnly
+        ? { itemType, attributes, meta: {} }
+        : { id: data.id, itemType, attributes, meta: data.meta ?? {} },
+      { validateOnly, gate: newRecordGate(actor) },
+    );
+  };
+
+  app.post<CreateRequest>(
     '/items',
     { schema: { body: CreateItemBody }, config: create },
-    async (request, reply) => {
-      const data = request.body.data;
-      await assertMayCreate(
-        actorOf(request),
-        request.scope,
-        data.relationships?.item_type.data?.id,
-      );
-      const entity = await items.createItem(
-        request.scope,
-        callerTokenOf(request),
-        {
-          id: data.id,
-          itemType: data.relationships?.item_type.data?.id,
-          attributes: data.attributes ?? {},
-          meta: data.meta ?? {},
-        },
-        { gate: newRecordGate(actorOf(request)) },
-      );
-      return reply.status(201).send({ data: entity });
-    },
+    async (request, reply) => reply.status(201).send({ data: await createOf(request, false) }),
   );
 
   // Validation without saving: every check of the write, then a rollback (204 when valid).
-  app.post<{ Body: Static<typeof CreateItemBody> }>(
+  app.post<CreateRequest>(
     '/items/validate',
     { schema: { body: CreateItemBody }, config: create },
     async (request, reply) => {
-      const data = request.body.data;
-      await assertMayCreate(
-        actorOf(request),
-        request.scope,
-        data.relationships?.item_type.data?.id,
-      );
-      await items.createItem(
-        request.scope,
-        callerTokenOf(request),
-        {
-          itemType: data.relationships?.item_type.data?.id,
-          attributes: data.attributes ?? {},
-          meta: {},
-        },
-        { validateOnly: true, gate: newRecordGate(actorOf(request)) },
-      );
+      await createOf(request, true);
       return reply.status(204).send();
     },
   );
