@@ -29,7 +29,7 @@ import {
   runSchemaWorkload,
   type SchemaApi,
 } from './schema-workload-phases.ts';
-import { benchDatabase, printTable } from './support.ts';
+import { benchDatabase, percentile, printTable } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -201,13 +201,12 @@ function directusSchemaApi(baseUrl: string): SchemaApi {
   };
 }
 
-const median = (list: number[]) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
+/** The median of a few rounds (nearest rank: one of them). */
+const median = (list: number[]) =>
+  percentile(
+    [...list].sort((a, b) => a - b),
+    50,
+  );
 
 const directusEngines = (values['directus-db'] ?? '').split(',') as ('postgres' | 'sqlite')[];
 installDirectus();
