@@ -47,7 +47,7 @@ export function changedContent(
 export function givenContent(
   fields: readonly ItemField[],
   sent: Record<string, unknown>,
-  placement: { parent_id: string | null; position: unknown },
+  placement: { parent_id: string | null; position: number | undefined },
 ): ContentPart[] {
   const parts: ContentPart[] = [];
   for (const field of fields) {
@@ -65,8 +65,7 @@ export function givenContent(
         parts.push({ field: field.api_key, locale });
   }
   if (placement.parent_id !== null) parts.push({ field: 'parent_id', locale: null });
-  if (placement.position !== undefined && placement.position !== null)
-    parts.push({ field: 'position', locale: null });
+  if (placement.position !== undefined) parts.push({ field: 'position', locale: null });
   return parts;
 }
 
