@@ -15,24 +15,9 @@ export function changedContent(
   before: { values: Record<string, unknown>; parent_id: string | null; position: number | null },
   after: { values: Record<string, unknown>; parent_id: string | null; position: number | null },
 ): ContentPart[] {
-  const parts: ContentPart[] = [];
-  for (const field of fields) {
-    const old = before.values[field.id] ?? null;
-    const now = after.values[field.id] ?? null;
-    if (!field.localized) {
-      if (!sameContent(old, now)) parts.push({ field: field.api_key, locale: null });
-      continue;
-    }
-    const oldByLocale = byLocale(old);
-    const nowByLocale = byLocale(now);
-    for (const locale of new Set([...Object.keys(oldByLocale), ...Object.keys(nowByLocale)]))
-      if (
-        !Object.hasOwn(oldByLocale, locale) ||
-        !Object.hasOwn(nowByLocale, locale) ||
-        !sameContent(oldByLocale[locale], nowByLocale[locale])
-      )
-        parts.push({ field: field.api_key, locale });
-  }
+  const parts = fields.flatMap((field) =>
+    partsDiffering(field, before.values[field.id], after.values[field.id], localeChanged),
+  );
   if (before.parent_id !== after.parent_id) parts.push({ field: 'parent_id', locale: null });
   if (before.position !== after.position) parts.push({ field: 'position', locale: null });
   return parts;
@@ -49,24 +34,48 @@ export function givenContent(
   sent: Record<string, unknown>,
   placement: { parent_id: string | null; position: number | undefined },
 ): ContentPart[] {
-  const parts: ContentPart[] = [];
-  for (const field of fields) {
-    if (!Object.hasOwn(sent, field.api_key)) continue;
-    const value = sent[field.api_key] ?? null;
-    const fallback = field.default_value ?? null;
-    if (!field.localized) {
-      if (!sameContent(value, fallback)) parts.push({ field: field.api_key, locale: null });
-      continue;
-    }
-    const given = byLocale(value);
-    const defaults = byLocale(fallback);
-    for (const locale of new Set([...Object.keys(given), ...Object.keys(defaults)]))
-      if (!sameContent(given[locale] ?? null, defaults[locale] ?? null))
-        parts.push({ field: field.api_key, locale });
-  }
+  const parts = fields
+    .filter((field) => Object.hasOwn(sent, field.api_key))
+    .flatMap((field) =>
+      partsDiffering(field, sent[field.api_key], field.default_value, localeDiffersFromDefault),
+    );
   if (placement.parent_id !== null) parts.push({ field: 'parent_id', locale: null });
   if (placement.position !== undefined) parts.push({ field: 'position', locale: null });
   return parts;
+}
+
+/** Whether one locale of a localized value differs between two values of the field. */
+type LocaleDiffers = (
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+  locale: string,
+) => boolean;
+
+/** A write's: the locale given, taken away, or holding another value. */
+const localeChanged: LocaleDiffers = (a, b, locale) =>
+  !Object.hasOwn(a, locale) || !Object.hasOwn(b, locale) || !sameContent(a[locale], b[locale]);
+
+/** A create's: a missing locale is the null the record holds there. */
+const localeDiffersFromDefault: LocaleDiffers = (a, b, locale) =>
+  !sameContent(a[locale] ?? null, b[locale] ?? null);
+
+/**
+ * The parts of one field that differ between two of its values: the field, when it is not
+ * localized; else each locale of either value that `localeDiffers` says differs.
+ */
+function partsDiffering(
+  field: ItemField,
+  a: unknown,
+  b: unknown,
+  localeDiffers: LocaleDiffers,
+): ContentPart[] {
+  if (!field.localized)
+    return sameContent(a ?? null, b ?? null) ? [] : [{ field: field.api_key, locale: null }];
+  const aByLocale = byLocale(a ?? null);
+  const bByLocale = byLocale(b ?? null);
+  return [...new Set([...Object.keys(aByLocale), ...Object.keys(bByLocale)])]
+    .filter((locale) => localeDiffers(aByLocale, bByLocale, locale))
+    .map((locale) => ({ field: field.api_key, locale }));
 }
 
 function byLocale(value: unknown): Record<string, unknown> {
