@@ -20,13 +20,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildClient } from '@datocms/cma-client-node';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { Client } from 'undici';
 import { cacheDir } from '../src/config.ts';
+import { embeddedPool } from '../src/db/client.ts';
 import { openEmbedded } from '../src/db/embedded.ts';
-import { batchedProtocol } from '../src/db/embedded-protocol.ts';
 import { benchDatabase, cpuMs, percentile, printTable, serverEnv } from './support.ts';
 
 const { values } = parseArgs({
@@ -95,14 +94,14 @@ type DatabaseWork = { read(): Promise<void>; write(): Promise<void> };
  * then `commit`.
  */
 async function floorWork(spec: string): Promise<DatabaseWork> {
-  const [engine, target = ''] = spec.split(/:(.*)/s);
-  let pool: pg.Pool;
-  if (engine === 'embedded') {
-    const pglite = await openEmbedded(target, cacheDir());
-    pool = new pg.Pool({ ...createPgConfig(batchedProtocol(pglite)), max: 1 });
-  } else {
-    pool = new pg.Pool({ connectionString: target, max: 1 });
-  }
+  // `embedded:<data dir>` or `postgres:<url>`: the target may hold colons of its own.
+  const colon = spec.indexOf(':');
+  const engine = spec.slice(0, colon);
+  const target = spec.slice(colon + 1);
+  const pool =
+    engine === 'embedded'
+      ? embeddedPool(await openEmbedded(target, cacheDir()))
+      : new pg.Pool({ connectionString: target, max: 1 });
   await pool.query(
     'create table if not exists bench_floor (id int primary key, n bigint not null); ' +
       'insert into bench_floor values (1, 0) on conflict do nothing',

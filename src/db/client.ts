@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely } from 'kysely';
 import pg from 'pg';
@@ -35,6 +36,14 @@ const ANALYZE_INTERVAL_MS = 60_000;
 // int8 (bigint ids, counts) arrive as strings; timestamps as Date objects.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 
+/**
+ * node-postgres over PGlite's bridge, each statement's messages handed over at once.
+ * PGlite is one session: a pool of one connection keeps each transaction whole.
+ */
+export function embeddedPool(pglite: PGlite): pg.Pool {
+  return new pg.Pool({ ...createPgConfig(batchedProtocol(pglite)), max: 1 });
+}
+
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'dataDir' | 'dbPoolSize'> &
     Partial<Pick<Config, 'cacheDir'>>,
@@ -63,8 +72,7 @@ export async function openDatabase(
   try {
     const cache = config.cacheDir ?? cacheDir();
     const pglite = await openEmbedded(join(config.dataDir, 'pgdata'), cache);
-    // PGlite is one session: a pool of one connection keeps each transaction whole.
-    const pool = new pg.Pool({ ...createPgConfig(batchedProtocol(pglite)), max: 1 });
+    const pool = embeddedPool(pglite);
     const db = new Kysely<ProjectDatabase>({
       dialect: new FoldedBeginDialect(pool),
       log: queryCounter,
