@@ -208,7 +208,11 @@ const median = (list: number[]) =>
     50,
   );
 
-const directusEngines = (values['directus-db'] ?? '').split(',') as ('postgres' | 'sqlite')[];
+const directusEngines = (values['directus-db'] ?? '').split(',').map((engine) => {
+  if (engine !== 'postgres' && engine !== 'sqlite')
+    throw new Error(`--directus-db: "${engine}" is neither postgres nor sqlite`);
+  return engine;
+});
 installDirectus();
 const receiver = await startReceiver();
 const hookUrl = (w: number) => `${receiver.url}/hook/${w}`;
