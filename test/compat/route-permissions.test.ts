@@ -81,12 +81,17 @@ const recordRoutes = routes.filter((route) => route.itemAction !== undefined);
 
 const server = useTestServer();
 
-/** A well-formed request to the route: ids that look real, a document of the route's type. */
-async function call(route: Route, token: string, environment?: string) {
-  const path = route.url.replace(/:[^/]+/g, '999999');
-  const body = ['POST', 'PUT', 'PATCH'].includes(route.method)
-    ? { data: { type: route.resourceType ?? 'unknown', attributes: {} } }
-    : undefined;
+/**
+ * A well-formed request to the route: ids that look real (or `pathId`), a document of the
+ * route's type (an environment document names a new environment id).
+ */
+async function call(route: Route, token: string, environment?: string, pathId = '999999') {
+  const path = route.url.replace(/:[^/]+/g, pathId);
+  const document =
+    route.resourceType === 'environment'
+      ? { type: 'environment', id: 'walk-target' }
+      : { type: route.resourceType ?? 'unknown', attributes: {} };
+  const body = ['POST', 'PUT', 'PATCH'].includes(route.method) ? { data: document } : undefined;
   return server.request(route.method, path, body, {
     authorization: `Bearer ${token}`,
     ...(environment ? { 'x-environment': environment } : {}),
@@ -247,4 +252,84 @@ describe('ungated reads need no flag', () => {
       assert.notEqual(response.status, 401, JSON.stringify(response.body));
     });
   }
+});
+
+/**
+ * Environment write routes judge the role's environments_access on the environment they
+ * act on, not only on X-Environment: the one the path names (and a fork's new sandbox, a
+ * promote's current primary), or the primary for those that act on it without naming it.
+ */
+const ACTS_ON_PRIMARY = ['PUT /maintenance-mode/activate', 'PUT /maintenance-mode/deactivate'];
+const ENVIRONMENT_FLAGS: readonly (Permission | undefined)[] = [
+  'can_manage_environments',
+  'can_promote_environments',
+];
+const namingEnvironment = writes.filter((route) => route.url.startsWith('/environments/:'));
+const actingOnPrimary = writes.filter((route) => ACTS_ON_PRIMARY.includes(route.key));
+
+describe('each environment route judges the environment it acts on', () => {
+  const everyFlag = Object.fromEntries(ROLE_FLAGS.map((flag) => [flag, true]));
+
+  test('every write under an environment flag names its environment or is listed as acting on the primary', () => {
+    assert.ok(namingEnvironment.length >= 4, `only ${namingEnvironment.length} routes collected`);
+    for (const route of writes.filter((candidate) =>
+      ENVIRONMENT_FLAGS.includes(candidate.permission),
+    )) {
+      assert.ok(
+        namingEnvironment.includes(route) || actingOnPrimary.includes(route),
+        `${route.key} takes no environment in its path and is not listed as acting on the primary`,
+      );
+    }
+    assert.equal(
+      actingOnPrimary.length,
+      ACTS_ON_PRIMARY.length,
+      'a listed route is not registered',
+    );
+  });
+
+  /** All an environment route may change. */
+  async function environmentsState() {
+    const client = server.client();
+    const environments = await client.environments.list();
+    return {
+      environments: environments.map(({ id, meta }) => ({ id, ...meta })),
+      maintenance: (await client.maintenanceMode.find()).active,
+    };
+  }
+
+  test('a sandbox_only role is refused each one on the primary, and nothing changes', async () => {
+    const sandbox = `walk-sandbox-${Date.now().toString(36)}`;
+    await server.client().environments.fork('main', { id: sandbox });
+    const { token } = await tokenWithRole(server.db, {
+      ...everyFlag,
+      environments_access: 'sandbox_only',
+    });
+    const before = await environmentsState();
+    for (const route of [...namingEnvironment, ...actingOnPrimary]) {
+      const refused = await call(route, token, sandbox, 'main');
+      assert.equal(refused.status, 403, `${route.key}: ${JSON.stringify(refused.body)}`);
+      assert.deepEqual(errorCodesOf(refused.body), ['INSUFFICIENT_PERMISSIONS']);
+      assert.match(JSON.stringify(refused.body), /cannot access environment \\"main\\"/);
+    }
+    assert.deepEqual(await environmentsState(), before);
+    await server.client().environments.destroy(sandbox);
+  });
+
+  test('a primary_only role is refused each one naming a sandbox, and nothing changes', async () => {
+    const sandbox = `walk-sandbox-${Date.now().toString(36)}`;
+    await server.client().environments.fork('main', { id: sandbox });
+    const { token } = await tokenWithRole(server.db, {
+      ...everyFlag,
+      environments_access: 'primary_only',
+    });
+    const before = await environmentsState();
+    for (const route of namingEnvironment) {
+      const refused = await call(route, token, undefined, sandbox);
+      assert.equal(refused.status, 403, `${route.key}: ${JSON.stringify(refused.body)}`);
+      assert.deepEqual(errorCodesOf(refused.body), ['INSUFFICIENT_PERMISSIONS']);
+      assert.match(JSON.stringify(refused.body), new RegExp(`environment \\\\"${sandbox}\\\\"`));
+    }
+    assert.deepEqual(await environmentsState(), before);
+    await server.client().environments.destroy(sandbox);
+  });
 });

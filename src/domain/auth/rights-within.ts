@@ -1,20 +1,7 @@
-import {
-  type ENVIRONMENTS_ACCESS,
-  PERMISSION_LISTS,
-  ROLE_FLAGS,
-  type RoleAttributes,
-} from './role-attributes.ts';
+import { REACH } from './environment-reach.ts';
+import { PERMISSION_LISTS, ROLE_FLAGS, type RoleAttributes } from './role-attributes.ts';
 
-type EnvironmentsAccess = (typeof ENVIRONMENTS_ACCESS)[number];
 type Entry = Record<string, unknown>;
-
-/** The kinds of environment an access reaches. */
-const REACH: Record<EnvironmentsAccess, ReadonlySet<'primary' | 'sandbox'>> = {
-  all: new Set(['primary', 'sandbox']),
-  primary_only: new Set(['primary']),
-  sandbox_only: new Set(['sandbox']),
-  none: new Set(),
-};
 
 /** Values of a permission entry that include every other value of the same key. */
 const WIDEST: Record<string, string> = {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { presentMaintenanceMode } from '../../presenters/environment.ts';
+import { assertReaches, type EnvironmentsAccess } from '../auth/environment-reach.ts';
 import { primaryEnvironment } from './primary.ts';
 
 export type MaintenanceModeResource = ReturnType<typeof presentMaintenanceMode>;
@@ -13,13 +14,17 @@ export async function findMaintenanceMode(db: Db): Promise<MaintenanceModeResour
 /**
  * Turns maintenance mode on or off: while on, writes to the primary environment are
  * refused (the scoped transaction checks it under the environment's lock). A change
- * is an event of the primary; setting the current value again changes nothing.
+ * is an event of the primary; setting the current value again changes nothing. It acts
+ * on the primary, so the caller's role must reach the primary.
  */
 export async function setMaintenanceMode(
   db: Db,
+  access: EnvironmentsAccess,
   active: boolean,
 ): Promise<MaintenanceModeResource> {
   return db.transaction().execute(async (trx) => {
+    const primary = await primaryEnvironment(trx);
+    assertReaches(access, primary);
     const before = await trx
       .selectFrom('site')
       .select(['id', 'maintenance_mode'])
@@ -32,7 +37,7 @@ export async function setMaintenanceMode(
       .set({ maintenance_mode: active })
       .where('id', '=', before.id)
       .execute();
-    await recordEvent(trx, await primaryEnvironment(trx), {
+    await recordEvent(trx, primary, {
       entityType: 'maintenance_mode',
       eventType: 'change',
       entity: { ...resource, attributes: { ...resource.attributes } },

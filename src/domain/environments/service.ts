@@ -13,6 +13,7 @@ import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { type EnvironmentResource, presentEnvironment } from '../../presenters/environment.ts';
+import { assertReaches, type EnvironmentsAccess } from '../auth/environment-reach.ts';
 import {
   copyRolePermissions,
   dropRolePermissions,
@@ -20,6 +21,7 @@ import {
 } from '../auth/role-environments.ts';
 import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
+import { primaryEnvironment } from './primary.ts';
 
 // Serialises the project's environment operations (fork registration, promote, rename,
 // destroy) with each other: they touch several environment rows at once.
@@ -81,6 +83,9 @@ export type ForkOptions = {
   engine: 'embedded' | 'postgres';
 };
 
+/** A fork as the caller asked for it, with the caller's role's environments_access. */
+type ForkRequest = ForkOptions & { access: EnvironmentsAccess; sourceId: string; newId: string };
+
 // Rows per copy step. Embedded, each step is a transaction every other request waits
 // for on the one connection, so steps stay short: ~0.1 s on a loaded 2-core machine
 // (docs/environments.md has the figures; 500 rows made the fork slower, 2,000 reads);
@@ -99,18 +104,21 @@ type Registered = { created: EnvironmentRow; source: EnvironmentRow };
 /**
  * Registers the new environment (`creating`) at once, then copies the source, one
  * consistent snapshot of it, and marks the copy ready. A `fast` fork makes the source
- * read-only until the copy ends. A failed copy leaves nothing behind.
+ * read-only until the copy ends. A failed copy leaves nothing behind. The caller's role
+ * (`access`) must reach the source and the new sandbox.
  */
 export async function startFork(
   db: Db,
+  access: EnvironmentsAccess,
   sourceId: string,
   newId: string,
   options: ForkOptions,
 ): Promise<StartedFork> {
   checkNewEnvironmentId(newId);
+  const request = { access, sourceId, newId, ...options };
   return options.engine === 'postgres'
-    ? forkInOneTransaction(db, sourceId, newId, options)
-    : forkInSteps(db, sourceId, newId, options);
+    ? forkInOneTransaction(db, request)
+    : forkInSteps(db, request);
 }
 
 /**
@@ -121,12 +129,7 @@ export async function startFork(
  * interrupted one. The progress figure is written from another connection: the copy's
  * own writes are invisible until it commits.
  */
-async function forkInOneTransaction(
-  db: Db,
-  sourceId: string,
-  newId: string,
-  options: ForkOptions,
-): Promise<StartedFork> {
+async function forkInOneTransaction(db: Db, options: ForkRequest): Promise<StartedFork> {
   let settle: { resolve(value: Registered): void; reject(error: unknown): void } | undefined;
   const registered = new Promise<Registered>((resolve, reject) => {
     settle = { resolve, reject };
@@ -134,7 +137,7 @@ async function forkInOneTransaction(
   const completion = db.connection().execute(async (conn) => {
     let registration: Registered;
     try {
-      registration = await register(conn, sourceId, newId, options, true);
+      registration = await register(conn, options, true);
     } catch (error) {
       settle?.reject(error);
       throw error;
@@ -194,13 +197,8 @@ function reportProgress(db: Db, environmentNumber: number, percentage: number): 
  * the copy is still one snapshot; reads of the source go on. A crash between steps
  * leaves a `creating` environment, removed at the next start (recovery.ts).
  */
-async function forkInSteps(
-  db: Db,
-  sourceId: string,
-  newId: string,
-  options: ForkOptions,
-): Promise<StartedFork> {
-  const { created, source } = await register(db, sourceId, newId, options, false);
+async function forkInSteps(db: Db, options: ForkRequest): Promise<StartedFork> {
+  const { created, source } = await register(db, options, false);
   const completion = (async () => {
     const reopen = options.fast ? () => {} : await closeWriteGate(db, source.number);
     try {
@@ -251,17 +249,14 @@ async function yieldToEventLoop(): Promise<void> {
  * `fast` fork. `holdLock`: the new environment's lock is taken for
  * the session before the row is visible to anyone.
  */
-async function register(
-  db: Db,
-  sourceId: string,
-  newId: string,
-  options: ForkOptions,
-  holdLock: boolean,
-): Promise<Registered> {
+async function register(db: Db, options: ForkRequest, holdLock: boolean): Promise<Registered> {
+  const { access, sourceId, newId } = options;
   try {
     return await db.transaction().execute(async (trx) => {
       await lockEnvironments(trx);
       const source = await findRowOrFail(trx, sourceId);
+      assertReaches(access, environmentRef(source));
+      assertReaches(access, { id: newId, isPrimary: false });
       if (source.status !== 'ready') {
         throw new DomainError('ENVIRONMENT_NOT_READY', `Environment "${sourceId}" is not ready`);
       }
@@ -339,11 +334,20 @@ export async function removeEnvironment(db: Db, row: EnvironmentRow): Promise<vo
   });
 }
 
-/** The sandbox becomes the primary and the primary a sandbox, in one transaction. */
-export async function promoteEnvironment(db: Db, id: string): Promise<EnvironmentResource> {
+/**
+ * The sandbox becomes the primary and the primary a sandbox, in one transaction. The
+ * caller's role must reach both.
+ */
+export async function promoteEnvironment(
+  db: Db,
+  access: EnvironmentsAccess,
+  id: string,
+): Promise<EnvironmentResource> {
   return db.transaction().execute(async (trx) => {
     await lockEnvironments(trx);
     const target = await findRowOrFail(trx, id);
+    assertReaches(access, environmentRef(target));
+    assertReaches(access, await primaryEnvironment(trx));
     if (target.status !== 'ready') {
       throw new DomainError('ENVIRONMENT_NOT_READY', `Environment "${id}" is not ready`);
     }
@@ -373,8 +377,10 @@ export async function promoteEnvironment(db: Db, id: string): Promise<Environmen
   });
 }
 
+/** Renames an environment the caller's role reaches; its role entries follow it. */
 export async function renameEnvironment(
   db: Db,
+  access: EnvironmentsAccess,
   id: string,
   newId: string,
 ): Promise<EnvironmentResource> {
@@ -383,6 +389,7 @@ export async function renameEnvironment(
     return await db.transaction().execute(async (trx) => {
       await lockEnvironments(trx);
       const target = await findRowOrFail(trx, id);
+      assertReaches(access, environmentRef(target));
       if (newId === target.id) return presentEnvironment(target);
       await checkIdFree(trx, newId);
       const renamed = await trx
@@ -405,13 +412,18 @@ export async function renameEnvironment(
 }
 
 /**
- * Removes a sandbox and all it holds. Under the environment's lock, so a change in
- * progress there finishes first; later ones find the environment gone.
+ * Removes a sandbox the caller's role reaches, and all it holds. Under the environment's
+ * lock, so a change in progress there finishes first; later ones find the environment gone.
  */
-export async function destroyEnvironment(db: Db, id: string): Promise<EnvironmentResource> {
+export async function destroyEnvironment(
+  db: Db,
+  access: EnvironmentsAccess,
+  id: string,
+): Promise<EnvironmentResource> {
   return db.transaction().execute(async (trx) => {
     await lockEnvironments(trx);
     const target = await findRowOrFail(trx, id);
+    assertReaches(access, environmentRef(target));
     if (target.is_primary) {
       throw new DomainError(
         'CANNOT_DESTROY_PRIMARY_ENVIRONMENT',

@@ -6,6 +6,7 @@ import {
   type Scope,
   scopeFor,
 } from '../../db/environment-scope.ts';
+import { assertReaches } from '../../domain/auth/environment-reach.ts';
 import { authenticate, type RequestedEnvironment } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { assertMayAtAll } from '../../domain/items/access.ts';
@@ -108,15 +109,5 @@ function readyEnvironment(id: string | null, row: RequestedEnvironment | null): 
 }
 
 function checkEnvironmentAccess(request: FastifyRequest, environment: EnvironmentRef): void {
-  const access = request.actor?.environmentsAccess ?? 'none';
-  const allowed =
-    access === 'all' ||
-    (access === 'primary_only' && environment.isPrimary) ||
-    (access === 'sandbox_only' && !environment.isPrimary);
-  if (!allowed) {
-    throw new DomainError(
-      'INSUFFICIENT_PERMISSIONS',
-      `The token's role cannot access environment "${environment.id}"`,
-    );
-  }
+  assertReaches(request.actor?.environmentsAccess ?? 'none', environment);
 }

@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EnvironmentsAccess } from '../../domain/auth/environment-reach.ts';
 import * as maintenance from '../../domain/environments/maintenance.ts';
 import * as environments from '../../domain/environments/service.ts';
 import { sendResult } from '../respond.ts';
@@ -13,8 +14,14 @@ import type { AppDeps } from '../types.ts';
 type Params = { Params: { id: string } };
 type IdBody = { Body: Static<typeof EnvironmentIdBody> };
 
+/** The caller's role's environments_access, which every environment operation judges. */
+function accessOf(request: FastifyRequest): EnvironmentsAccess {
+  return request.actor?.environmentsAccess ?? 'none';
+}
+
 // Environments are project-wide: these routes name their environment in the path and
-// ignore X-Environment (which still has to name one the token may enter).
+// ignore X-Environment (which still has to name one the token may enter). Each write is
+// also judged on the environments it acts on: the role must reach them too.
 export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
   const manage = { permission: 'can_manage_environments' } as const;
@@ -33,10 +40,16 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
       config: { ...manage, resourceType: 'environment', asyncJob: true },
     },
     async (request, reply) => {
-      const fork = await environments.startFork(db, request.params.id, request.body.data.id, {
-        fast: request.query.fast === 'true',
-        engine: deps.config.databaseUrl ? 'postgres' : 'embedded',
-      });
+      const fork = await environments.startFork(
+        db,
+        accessOf(request),
+        request.params.id,
+        request.body.data.id,
+        {
+          fast: request.query.fast === 'true',
+          engine: deps.config.databaseUrl ? 'postgres' : 'embedded',
+        },
+      );
       if (request.query.immediate_return === 'true') {
         fork.completion.catch((error: unknown) => {
           request.log.error({ err: error }, `fork into "${fork.environment.id}" failed`);
@@ -48,14 +61,19 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
   );
 
   app.put<Params>('/environments/:id/promote', { config: promote }, async (request) => ({
-    data: await environments.promoteEnvironment(db, request.params.id),
+    data: await environments.promoteEnvironment(db, accessOf(request), request.params.id),
   }));
 
   app.put<Params & IdBody>(
     '/environments/:id/rename',
     { schema: { body: EnvironmentIdBody }, config: { ...manage, resourceType: 'environment' } },
     async (request) => ({
-      data: await environments.renameEnvironment(db, request.params.id, request.body.data.id),
+      data: await environments.renameEnvironment(
+        db,
+        accessOf(request),
+        request.params.id,
+        request.body.data.id,
+      ),
     }),
   );
 
@@ -63,7 +81,7 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     '/environments/:id',
     { config: { ...manage, asyncJob: true } },
     async (request, reply) => {
-      const data = await environments.destroyEnvironment(db, request.params.id);
+      const data = await environments.destroyEnvironment(db, accessOf(request), request.params.id);
       return sendResult(deps, request, reply, 200, { data });
     },
   );
@@ -75,10 +93,12 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
   app.put<{ Querystring: Static<typeof ActivateMaintenanceModeQuery> }>(
     '/maintenance-mode/activate',
     { schema: { querystring: ActivateMaintenanceModeQuery }, config: promote },
-    async () => ({ data: await maintenance.setMaintenanceMode(db, true) }),
+    async (request) => ({
+      data: await maintenance.setMaintenanceMode(db, accessOf(request), true),
+    }),
   );
 
-  app.put('/maintenance-mode/deactivate', { config: promote }, async () => ({
-    data: await maintenance.setMaintenanceMode(db, false),
+  app.put('/maintenance-mode/deactivate', { config: promote }, async (request) => ({
+    data: await maintenance.setMaintenanceMode(db, accessOf(request), false),
   }));
 }
