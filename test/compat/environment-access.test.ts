@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { rejectsWithApiError, rejectsWithMessage } from '../support/api-errors.ts';
-import { tokenWithRole } from '../support/limited-token.ts';
+import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { useTestServer } from '../support/server.ts';
 
 // Environment routes name their environment in the path: the role's environments_access
@@ -117,5 +117,47 @@ describe('a role reaching every environment', () => {
     assert.equal((await client.environments.promote('release')).meta.primary, true);
     assert.equal((await client.environments.promote('main')).meta.primary, true);
     assert.equal((await client.environments.destroy('release')).id, 'release');
+  });
+});
+
+describe('role entries belong to the environment that exists', () => {
+  /** The environments a role's record permission entries name, in order. */
+  async function entryEnvironments(roleId: string): Promise<string[]> {
+    const role = await admin.roles.find(roleId);
+    return role.positive_item_type_permissions.map((entry) => String(entry.environment));
+  }
+
+  test('entries naming an environment that does not exist are not inherited by a fork or rename of that id', async () => {
+    const role = await admin.roles.create({
+      name: 'Stale entries',
+      environments_access: 'all',
+      positive_item_type_permissions: [
+        itemPermission('read'),
+        itemPermission('all', { environment: 'not-yet' }),
+        itemPermission('all', { environment: 'later' }),
+      ] as never,
+      negative_item_type_permissions: [],
+    });
+    await admin.environments.fork('main', { id: 'not-yet' });
+    assert.deepEqual(await entryEnvironments(role.id), ['main', 'later', 'not-yet']);
+    const forked = await admin.roles.find(role.id);
+    assert.deepEqual(
+      forked.positive_item_type_permissions.filter((entry) => entry.environment === 'not-yet'),
+      [{ ...forked.positive_item_type_permissions[0], environment: 'not-yet' }],
+      'the fork has its source’s entries, not the stale one',
+    );
+
+    await admin.environments.rename('not-yet', { id: 'later' });
+    const renamed = await admin.roles.find(role.id);
+    assert.deepEqual(
+      renamed.positive_item_type_permissions.map((entry) => [entry.environment, entry.action]),
+      [
+        ['main', 'read'],
+        ['later', 'read'],
+      ],
+      'the renamed environment keeps its own entries only',
+    );
+    await admin.environments.destroy('later');
+    assert.deepEqual(await entryEnvironments(role.id), ['main']);
   });
 });

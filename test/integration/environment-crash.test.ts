@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/db/client.ts';
+import { type Db, openDatabase } from '../../src/db/client.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { bootstrapProject } from '../../src/domain/bootstrap.ts';
 import { removeInterruptedForks } from '../../src/domain/environments/recovery.ts';
 import { createTestDatabase, databaseConfig, type TestDatabase } from '../support/databases.ts';
+import { itemPermission, tokenWithRole } from '../support/limited-token.ts';
 import { runFieldhouse } from '../support/process.ts';
 import { seedRecords, seedSchema } from '../support/seed-schema.ts';
 
@@ -25,7 +26,9 @@ function serve(database: TestDatabase) {
  * fields (and, if asked, `records` records over 5 of them): enough for a fork to take a
  * while to copy. Dropped again if seeding fails.
  */
-async function seededDatabase(seed: { records?: number } = {}): Promise<TestDatabase> {
+async function seededDatabase(
+  seed: { records?: number; also?: (db: Db) => Promise<void> } = {},
+): Promise<TestDatabase> {
   const database = await createTestDatabase();
   try {
     const seeding = await openDatabase(databaseConfig(database));
@@ -34,6 +37,7 @@ async function seededDatabase(seed: { records?: number } = {}): Promise<TestData
       await bootstrapProject(seeding.db, { adminToken: TOKEN });
       await seedSchema(seeding.db, 300, 30);
       if (seed.records) await seedRecords(seeding.db, seed.records, 5, 30);
+      await seed.also?.(seeding.db);
     } finally {
       await seeding.close();
     }
@@ -92,6 +96,71 @@ test('a fork killed with SIGKILL leaves no half environment: removed at restart,
       assert.equal(rows[0]?.count, environments.length, 'one schema per environment, no orphan');
     } finally {
       await check.close();
+    }
+  } finally {
+    await database.drop();
+  }
+});
+
+test('a fork killed with SIGKILL leaves no role entries: a new environment of the same id starts with its source’s', async () => {
+  let roleId = '';
+  const database = await seededDatabase({
+    also: async (db) => {
+      const limited = await tokenWithRole(db, {
+        positive_item_type_permissions: [itemPermission('all')],
+      });
+      roleId = limited.roleId;
+    },
+  });
+  /** The item-type permission entries of the role, as [environment, action]. */
+  const entries = async (url: string) => {
+    const role = await call(url, 'GET', `/roles/${roleId}`);
+    const attributes = (role.body.data as { attributes: Record<string, unknown> }).attributes;
+    return (attributes.positive_item_type_permissions as Record<string, unknown>[]).map((entry) => [
+      entry.environment,
+      entry.action,
+    ]);
+  };
+  try {
+    const first = serve(database);
+    const url = await first.listening;
+    const started = await call(url, 'POST', '/environments/main/fork?immediate_return=true', {
+      data: { type: 'environment', id: 'crashed' },
+    });
+    assert.equal(started.status, 200);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = serve(database);
+    try {
+      const restartedUrl = await second.listening;
+      const list = await call(restartedUrl, 'GET', '/environments');
+      const ids = (list.body.data as { id: string }[]).map((environment) => environment.id);
+      assert.deepEqual(ids, ['main'], 'the kill landed while the fork copied');
+      await second.waitFor(/removed environment \\"crashed\\": its fork was interrupted/);
+      assert.deepEqual(await entries(restartedUrl), [['main', 'all']], 'no entry of the dead fork');
+
+      const narrowed = await call(restartedUrl, 'PUT', `/roles/${roleId}`, {
+        data: {
+          type: 'role',
+          id: roleId,
+          attributes: {
+            positive_item_type_permissions: [itemPermission('read')],
+            negative_item_type_permissions: [],
+          },
+        },
+      });
+      assert.equal(narrowed.status, 200, JSON.stringify(narrowed.body));
+      const forked = await call(restartedUrl, 'POST', '/environments/main/fork', {
+        data: { type: 'environment', id: 'crashed' },
+      });
+      assert.equal(forked.status, 200, JSON.stringify(forked.body));
+      assert.deepEqual(await entries(restartedUrl), [
+        ['main', 'read'],
+        ['crashed', 'read'],
+      ]);
+    } finally {
+      await second.stop();
     }
   } finally {
     await database.drop();

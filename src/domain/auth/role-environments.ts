@@ -45,27 +45,40 @@ async function rewriteEntries(trx: Trx, rewrite: (entries: Entry[]) => Entry[]):
 /**
  * A fork gives every role the same permissions on the new environment as on its source,
  * so whoever could edit the source's records can edit the fork's, and still can once the
- * fork is promoted (the Admin and Editor roles included).
+ * fork is promoted (the Admin and Editor roles included). Entries already naming the new
+ * id belong to no environment (a role written naming one that did not exist, or a fork
+ * interrupted before recovery dropped its entries): they are dropped, so the new
+ * environment starts with its source's entries only.
  */
 export async function copyRolePermissions(trx: Trx, fromId: string, toId: string): Promise<void> {
-  await rewriteEntries(trx, (entries) => [
-    ...entries,
-    ...entries
-      .filter((entry) => entry.environment === fromId)
-      .map((entry) => ({ ...entry, environment: toId })),
-  ]);
+  await rewriteEntries(trx, (entries) => {
+    const kept = entries.filter((entry) => entry.environment !== toId);
+    return [
+      ...kept,
+      ...kept
+        .filter((entry) => entry.environment === fromId)
+        .map((entry) => ({ ...entry, environment: toId })),
+    ];
+  });
 }
 
-/** A renamed environment keeps its permissions: entries follow the new id. */
+/**
+ * A renamed environment keeps its permissions: entries follow the new id, and those that
+ * named the new id before (no environment had it) are dropped.
+ */
 export async function renameRolePermissions(trx: Trx, fromId: string, toId: string): Promise<void> {
   await rewriteEntries(trx, (entries) =>
-    entries.map((entry) =>
-      entry.environment === fromId ? { ...entry, environment: toId } : entry,
-    ),
+    entries
+      .filter((entry) => entry.environment !== toId)
+      .map((entry) => (entry.environment === fromId ? { ...entry, environment: toId } : entry)),
   );
 }
 
-/** A destroyed environment's entries go with it: a later one of the same id starts bare. */
+/**
+ * A removed environment's entries go with it, in the transaction that removes it (a
+ * destroy, a failed fork, an interrupted one at recovery): a later one of the same id
+ * starts bare.
+ */
 export async function dropRolePermissions(trx: Trx, environmentId: string): Promise<void> {
   await rewriteEntries(trx, (entries) =>
     entries.filter((entry) => entry.environment !== environmentId),

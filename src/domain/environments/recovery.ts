@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { dropEnvironmentSchema } from '../../db/environment-copy.ts';
 import { ENVIRONMENT_LOCK_KEY } from '../../db/environment-scope.ts';
+import { dropRolePermissions } from '../auth/role-environments.ts';
 
 export type RecoveryLog = (message: string) => void;
 
@@ -9,8 +10,8 @@ export type RecoveryLog = (message: string) => void;
  * At start: a fork whose process died (kill -9, power loss) left a `creating` row and
  * maybe a partial schema (its copy transaction rolled back, but the schema of an
  * embedded database or a row registered before the copy stays). Nobody holds such a
- * fork's lock, so it is removed, and said so; a fork another process is still copying
- * holds its lock and is left alone. Sources a dead `fast` fork left read-only are
+ * fork's lock, so it is removed with its role permission entries, and said so; a fork
+ * another process is still copying holds its lock and is left alone. Sources a dead `fast` fork left read-only are
  * released. Returns the ids removed.
  */
 export async function removeInterruptedForks(db: Db, log: RecoveryLog): Promise<string[]> {
@@ -38,6 +39,8 @@ export async function removeInterruptedForks(db: Db, log: RecoveryLog): Promise<
       if (!still) return false;
       await dropEnvironmentSchema(trx, row.schema_name);
       await trx.deleteFrom('environments').where('number', '=', row.number).execute();
+      // The fork gave every role entries for it when it registered: they go with it.
+      await dropRolePermissions(trx, row.id);
       return true;
     });
     if (gone) {
