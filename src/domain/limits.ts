@@ -32,6 +32,21 @@ export const MAX_PERMISSIONS_PER_LIST = 1000;
 /** Records named by one bulk operation: DatoCMS's documented maximum (refused by the body's schema). */
 export const MAX_RECORDS_PER_BULK = 200;
 
+// What one process holds for record reads: records are up to the 1 MiB body limit each, so
+// a count alone (page[limit] ≤ 500) would let one page take hundreds of MB.
+/**
+ * The records of one list page (their values as JSON text, blocks inline when nested), so
+ * the iterator's default page of 30 fits even at the largest records a client can send.
+ * A page of one record is served whatever its size.
+ */
+export const MAX_PAGE_BYTES = 32 * 1024 * 1024;
+/**
+ * Record bytes all of a process's list reads hold at once, from loading to the end of the
+ * response: past it a read is refused with 429 (the official client waits and retries).
+ * A read alone is always admitted, so any page within MAX_PAGE_BYTES is served.
+ */
+export const MAX_READ_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
+
 /**
  * Counts a project grows to over many requests (LIMIT_EXCEEDED). The design's growth
  * target is 1,000 models × 30 fields; these leave headroom above it.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { up as backfillRolePermissions } from '../../src/db/migrations/0005_role_environment_permissions.ts';
-import { rejectsWithApiError } from '../support/api-errors.ts';
+import { apiError, rejectsWithApiError } from '../support/api-errors.ts';
 import { buildModel, buildRecord, itemTypeRef } from '../support/factories.ts';
 import { recordEventCount } from '../support/fixtures.ts';
 import { clientWithItemPermissions, itemPermission } from '../support/limited-token.ts';
@@ -48,6 +48,46 @@ describe('item-type permissions on records', () => {
     const created = await limited.items.create({ item_type: itemTypeRef(openModel), title: 'yes' });
     assert.equal((await limited.items.update(created.id, { title: 'yes!' })).title, 'yes!');
     await limited.items.destroy(created.id);
+  });
+
+  /**
+   * A client-chosen id names one record of the environment, whoever may read it: a create
+   * naming a taken id must fail, or two records would share it. The refusal says only
+   * that the id is taken, the same words whether the caller may read its record or not:
+   * nothing of the record (model, values, readability) is told, and only a caller that
+   * already holds the id (122 random bits) can ask.
+   */
+  test('a taken client-chosen id is refused alike whether or not the caller may read its record', async () => {
+    const readable = await buildRecord(admin);
+    const unreadable = await buildRecord(admin);
+    const model = readable.item_type.id;
+    const limited = await clientWithItemPermissions(server, [
+      itemPermission('all', { item_type: model }),
+    ]);
+    await rejectsWithApiError(limited.items.find(unreadable.id), 'INSUFFICIENT_PERMISSIONS');
+    const refusalFor = async (id: string) => {
+      try {
+        await limited.items.create({ id, item_type: itemTypeRef(model), title: 'mine' });
+      } catch (error) {
+        return apiError(error).errors.map((entry) => entry.attributes);
+      }
+      assert.fail(`a record was created with the taken id ${id}`);
+    };
+    const ofReadable = await refusalFor(readable.id);
+    assert.deepEqual(ofReadable, [
+      {
+        code: 'INVALID_FIELD',
+        doc_url: 'https://www.datocms.com/docs/content-management-api/errors#INVALID_FIELD',
+        details: {
+          field: 'id',
+          code: 'VALIDATION_UNIQUENESS',
+          message: 'is already taken',
+          record_type: 'Item',
+        },
+      },
+    ]);
+    assert.deepEqual(await refusalFor(unreadable.id), ofReadable);
+    assert.equal((await admin.items.find(unreadable.id)).title, unreadable.title);
   });
 
   test('negative entries take an action away: positive minus negative', async () => {

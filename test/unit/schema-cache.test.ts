@@ -177,6 +177,24 @@ test('past its limit the record cache drops the least recently kept', async () =
   assert.equal(cache.size, 1);
 });
 
+test('past its bytes the record cache drops the least recently kept, whatever their number', async () => {
+  const cache = new RecordCache<{ values: { title: string } }>(100, 3 * 1000);
+  for (const id of ['a', 'b', 'c']) await cache.read(at(1, 1), id, recordLoader(id, 1000).load);
+  assert.equal(cache.size, 3);
+  assert.equal(cache.bytes, 3000);
+  const d = recordLoader('d', 1500);
+  await cache.read(at(1, 1), 'd', d.load);
+  // a and b went to make room: 1,000 (c) + 1,500 (d) fits, 2,000 + 1,500 would not.
+  assert.equal(cache.size, 2);
+  assert.equal(cache.bytes, 2500);
+  const a = recordLoader('a', 1000);
+  await cache.read(at(1, 1), 'a', a.load);
+  assert.equal(a.calls, 1, 'a was dropped');
+  // Forgetting an environment gives its bytes back.
+  cache.forget(1);
+  assert.equal(cache.bytes, 0);
+});
+
 test('a schema move is answered for its environment only, the highest announced version winning', () => {
   const cache = new AuthCache<string>();
   assert.equal(cache.currentVersion('schema', 1, '10'), '10');

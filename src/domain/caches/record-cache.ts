@@ -3,10 +3,13 @@ import type { SchemaVersion } from './schema-cache.ts';
 
 // Records kept at once, all environments together; past it the least recently kept goes.
 const DEFAULT_RECORDS = 1_000;
-// A record larger than this (its values as stored) is served but not kept: the cache's
-// memory stays within about DEFAULT_RECORDS × this, whatever records hold. (A kept row
-// also holds its presentations, current and published, and their JSON: presentedOnce and
-// documentJson. Each is about the row's size: a small multiple of the bound, still bound.)
+// Bytes of values kept at once (as JSON text, as `load` measures them): past it the least
+// recently kept go too. (A kept row also holds its presentations, current and published,
+// and their JSON: presentedOnce and documentJson. Each is about the row's size: a small
+// multiple of the bound, still bound.)
+const DEFAULT_KEPT_BYTES = 8 * 1024 * 1024;
+// A record larger than this is served but not kept: a few large records would otherwise
+// push out hundreds of small ones.
 export const MAX_KEPT_RECORD_BYTES = 32 * 1024;
 
 /** Where a request's record reads stand: its environment and the records version it saw. */
@@ -25,15 +28,19 @@ type Snapshot = { version: bigint; count: number };
  *
  * Bounded: one version per environment (a newer one replaces what was kept, a read at an
  * older one is served from the database and not kept), a fixed number of rows in all,
- * and no row whose values take more than MAX_KEPT_RECORD_BYTES. Rows are deep-frozen
- * before anyone sees them.
+ * a fixed number of bytes of values in all, and no row whose values take more than
+ * MAX_KEPT_RECORD_BYTES. Rows are deep-frozen before anyone sees them.
  */
 export class RecordCache<Row> {
   // All environments' rows, by `<environment>:<id>`, in the order they were kept.
-  private readonly rows = new Map<string, Row>();
+  private readonly rows = new Map<string, { row: Row; bytes: number }>();
   private readonly snapshots = new Map<number, Snapshot>();
+  private keptBytes = 0;
 
-  constructor(private readonly limit = DEFAULT_RECORDS) {}
+  constructor(
+    private readonly limit = DEFAULT_RECORDS,
+    private readonly maxBytes = DEFAULT_KEPT_BYTES,
+  ) {}
 
   /**
    * The row kept for `id` at `at`, else what `load` gives (with the bytes its values take
@@ -48,7 +55,7 @@ export class RecordCache<Row> {
     const key = keyOf(at.environmentNumber, id);
     if (this.snapshots.get(at.environmentNumber)?.version === version) {
       const kept = this.rows.get(key);
-      if (kept !== undefined) return kept;
+      if (kept !== undefined) return kept.row;
     }
     const loaded = await load();
     if (!loaded) return undefined;
@@ -56,9 +63,14 @@ export class RecordCache<Row> {
     const snapshot = this.snapshotAt(at.environmentNumber, version);
     if (snapshot === null) return loaded.row;
     const row = deepFreeze(loaded.row);
-    if (this.rows.delete(key)) snapshot.count -= 1;
-    if (this.rows.size >= this.limit) this.dropOldest();
-    this.rows.set(key, row);
+    this.drop(key);
+    while (
+      this.rows.size > 0 &&
+      (this.rows.size >= this.limit || this.keptBytes + loaded.bytes > this.maxBytes)
+    )
+      this.dropOldest();
+    this.rows.set(key, { row, bytes: loaded.bytes });
+    this.keptBytes += loaded.bytes;
     snapshot.count += 1;
     return row;
   }
@@ -70,11 +82,20 @@ export class RecordCache<Row> {
     this.snapshots.delete(environmentNumber);
     if (snapshot.count === 0) return;
     const prefix = `${environmentNumber}:`;
-    for (const key of this.rows.keys()) if (key.startsWith(prefix)) this.rows.delete(key);
+    for (const [key, kept] of this.rows)
+      if (key.startsWith(prefix)) {
+        this.rows.delete(key);
+        this.keptBytes -= kept.bytes;
+      }
   }
 
   get size(): number {
     return this.rows.size;
+  }
+
+  /** The bytes of values kept, as `load` measured them. */
+  get bytes(): number {
+    return this.keptBytes;
   }
 
   /** The environment's snapshot at `version`, replacing an older one; null if newer. */
@@ -90,9 +111,16 @@ export class RecordCache<Row> {
 
   private dropOldest(): void {
     const oldest = this.rows.keys().next().value;
-    if (oldest === undefined) return;
-    this.rows.delete(oldest);
-    const snapshot = this.snapshots.get(Number(oldest.slice(0, oldest.indexOf(':'))));
+    if (oldest !== undefined) this.drop(oldest);
+  }
+
+  /** Drops one kept row, if kept, from the rows, the bytes and its environment's count. */
+  private drop(key: string): void {
+    const kept = this.rows.get(key);
+    if (!kept) return;
+    this.rows.delete(key);
+    this.keptBytes -= kept.bytes;
+    const snapshot = this.snapshots.get(Number(key.slice(0, key.indexOf(':'))));
     if (snapshot) snapshot.count -= 1;
   }
 }

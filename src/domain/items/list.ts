@@ -5,6 +5,7 @@ import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
@@ -77,6 +78,71 @@ const PRESENTED_COLUMNS = [
   'stage',
 ] as const;
 
+type ItemsWhereOf = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression<SqlBool>;
+
+/**
+ * Each page record's size, in page order: its values as JSON text (the published ones when
+ * asked, which hold their blocks inline), with its blocks' values when read nested.
+ */
+async function pageSizes(
+  scope: Scope,
+  ids: readonly string[],
+  read: { version: string; nested: boolean },
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const values = read.version === 'published' ? sql`published_values` : sql`item_values`;
+  const withBlocks = read.nested && read.version === 'current';
+  const rows = await scope.db
+    .selectFrom('items')
+    .select('id')
+    .select(sql<string>`octet_length(${values}::text)`.as('bytes'))
+    .$if(withBlocks, (query) =>
+      query.select(
+        sql<string>`(SELECT coalesce(sum(octet_length(blocks.item_values::text)), 0) FROM blocks WHERE blocks.item_id = items.id)`.as(
+          'block_bytes',
+        ),
+      ),
+    )
+    .where('id', 'in', ids)
+    .execute();
+  const sizes = new Map(
+    rows.map((row) => {
+      const blockBytes = (row as { block_bytes?: string }).block_bytes;
+      return [row.id, Number(row.bytes ?? 0) + Number(blockBytes ?? 0)];
+    }),
+  );
+  return ids.map((id) => sizes.get(id) ?? 0);
+}
+
+/**
+ * The page's records, in page order, with the one values column the page presents (the
+ * published ones under `item_values` when asked). The page's conditions hold again: a
+ * record changed since the page was chosen is left out rather than shown.
+ */
+async function pageRows(
+  scope: Scope,
+  ids: readonly string[],
+  version: string,
+  where: ItemsWhereOf,
+) {
+  if (ids.length === 0) return [];
+  // Only the values the page presents: values are most of a record's bytes, and every
+  // byte is decoded twice (and through the embedded engine's bridge) before presenting.
+  const values =
+    version === 'published'
+      ? sql<Record<string, unknown>>`published_values`.as('item_values')
+      : sql<Record<string, unknown>>`item_values`.as('item_values');
+  const rows = await scope.db
+    .selectFrom('items')
+    .select(PRESENTED_COLUMNS)
+    .select(values)
+    .where(where)
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 type OrderRule = { expression: Expression<unknown>; direction: 'asc' | 'desc' };
 
 async function orderRules(
@@ -111,6 +177,7 @@ export async function listItems(
   query: ItemListQuery,
   /** The records the caller may read (readable-records.ts); null: every record. */
   readable: ItemsWhere | null,
+  options: { admit?: AdmitRead } = {},
 ): Promise<{ data: Resource[]; total: number }> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = query.offset ?? 0;
@@ -154,7 +221,7 @@ export async function listItems(
         })
       : [];
 
-  const where = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>): Expression<SqlBool> => {
+  const where: ItemsWhereOf = (eb) => {
     const conditions: Expression<SqlBool>[] = [];
     if (query.type !== undefined)
       conditions.push(
@@ -174,14 +241,8 @@ export async function listItems(
     return eb.and(conditions);
   };
   const base = scope.db.selectFrom('items');
-  // Only the values the page presents: values are most of a record's bytes, and every
-  // byte is decoded twice (and through the embedded engine's bridge) before presenting.
-  const values =
-    version === 'published'
-      ? sql<Record<string, unknown>>`published_values`.as('item_values')
-      : sql<Record<string, unknown>>`item_values`.as('item_values');
-  let rows = base.select(PRESENTED_COLUMNS).select(values).where(where);
-  for (const rule of order) rows = rows.orderBy(rule.expression, rule.direction);
+  let pageIds = base.select('id').where(where);
+  for (const rule of order) pageIds = pageIds.orderBy(rule.expression, rule.direction);
   // Current records filtered by model at most (no field filter, every record readable):
   // the kept counts (migration 0006) answer without reading every record of the models.
   const byModelCounts =
@@ -202,10 +263,17 @@ export async function listItems(
           ),
         )
     : base.select((eb) => eb.fn.countAll<string>().as('total')).where(where);
-  const [page, count] = await Promise.all([
-    rows.orderBy('seq').limit(limit).offset(offset).execute(),
+  const [idRows, count] = await Promise.all([
+    pageIds.orderBy('seq').limit(limit).offset(offset).execute(),
     total.executeTakeFirstOrThrow(),
   ]);
+  const ids = idRows.map((row) => row.id);
+  const nested = query.nested ?? false;
+  // The page is measured before it is loaded: a page over the byte cap, or one the
+  // process has no room for now, is refused before a byte of it is read.
+  const bytes = checkPageBytes(await pageSizes(scope, ids, { version, nested }));
+  options.admit?.(bytes);
+  const page = await pageRows(scope, ids, version, where);
 
   const modelIds = [...new Set(page.map((row) => row.item_type_id))];
   const missing = modelIds.filter((id) => !models.some((model) => model.id === id));
@@ -223,10 +291,7 @@ export async function listItems(
     published_values: published ? row.item_values : null,
     fields: fieldsByModel.get(row.item_type_id) ?? [],
   }));
-  const presented = await valuesToPresent(scope.db, withFields, {
-    published,
-    nested: query.nested ?? false,
-  });
+  const presented = await valuesToPresent(scope.db, withFields, { published, nested });
   const data = withFields.map((row, index) => {
     const model = modelById.get(row.item_type_id);
     if (!model) throw new Error(`record ${row.id} has no model`);

@@ -176,13 +176,13 @@ const recordById = preparedShape((db: EnvQueryable, id: string) =>
   db
     .selectFrom('items')
     .select(ITEM_COLUMNS)
-    // What the values take as stored: the record cache keeps only small records.
-    .select((eb) =>
-      eb(
-        eb.fn<number>('pg_column_size', ['items.item_values']),
-        '+',
-        eb.fn.coalesce(eb.fn<number>('pg_column_size', ['items.published_values']), eb.lit(0)),
-      ).as('stored_bytes'),
+    // What the values take as JSON text, as they are held once read: the record cache
+    // keeps only small records. (The stored size would understate values the database
+    // compresses, so a large but repetitive record would be kept.)
+    .select(
+      sql<string>`octet_length(items.item_values::text) + coalesce(octet_length(items.published_values::text), 0)`.as(
+        'json_bytes',
+      ),
     )
     .where('items.id', '=', id),
 );
@@ -193,8 +193,8 @@ async function readRecord(
 ): Promise<{ row: StoredItem; bytes: number } | undefined> {
   const [found] = await recordById(db, id);
   if (!found) return undefined;
-  const { stored_bytes, ...row } = found;
-  return { row, bytes: Number(stored_bytes) };
+  const { json_bytes, ...row } = found;
+  return { row, bytes: Number(json_bytes) };
 }
 
 /**

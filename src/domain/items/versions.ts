@@ -1,9 +1,11 @@
+import { sql } from 'kysely';
 import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
 import type { ItemVersionRow } from '../../db/schema.ts';
 import { presentItemVersion } from '../../presenters/item-version.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
 import { snapshotAsRequest } from './block-snapshots.ts';
 import { snapshotValid } from './locale-content.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
@@ -28,17 +30,23 @@ async function versionValidity(db: EnvQueryable, itemTypeId: string, fields: rea
 }
 
 /** A record's versions, newest first (every save makes one, spec 09 §3 Versions). */
+/**
+ * A page of the record's versions, newest first. Each holds a whole record: the page is
+ * measured first, and `admit` takes its bytes (checkPageBytes refuses a page too large)
+ * before any is read.
+ */
 export async function listVersions(
   scope: Scope,
   itemId: string,
   page: { offset: number; limit: number },
+  admit?: AdmitRead,
 ): Promise<{ data: Resource[]; total: number }> {
   const item = await findRow(scope.db, itemId);
   if (!item) throw new NotFound('Item', itemId);
-  const [rows, count, fields] = await Promise.all([
+  const [idRows, count, fields] = await Promise.all([
     scope.db
       .selectFrom('item_versions')
-      .selectAll()
+      .select('id')
       .where('item_id', '=', itemId)
       .orderBy('seq', 'desc')
       .limit(page.limit)
@@ -51,11 +59,36 @@ export async function listVersions(
       .executeTakeFirstOrThrow(),
     fieldsOfModel(scope.db, item.item_type_id),
   ]);
+  const rows = await measuredVersions(
+    scope,
+    idRows.map((row) => row.id),
+    admit,
+  );
   const isValid = await versionValidity(scope.db, item.item_type_id, fields);
   return {
     data: rows.map((row) => presentItemVersion(row, item, fields, isValid(row))),
     total: Number(count.total),
   };
+}
+
+/** The versions, in the order given, once their bytes are admitted. */
+async function measuredVersions(scope: Scope, ids: readonly string[], admit?: AdmitRead) {
+  if (ids.length === 0) return [];
+  const sizes = await scope.db
+    .selectFrom('item_versions')
+    .select('id')
+    .select(sql<string>`octet_length(item_values::text)`.as('bytes'))
+    .where('id', 'in', ids)
+    .execute();
+  const sizeOf = new Map(sizes.map((row) => [row.id, Number(row.bytes)]));
+  admit?.(checkPageBytes(ids.map((id) => sizeOf.get(id) ?? 0)));
+  const rows = await scope.db
+    .selectFrom('item_versions')
+    .selectAll()
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 async function findVersionRow(scope: Scope, versionId: string) {

@@ -4,6 +4,7 @@ import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentWebhook } from '../../presenters/webhook.ts';
 import { presentWebhookCall } from '../../presenters/webhook-call.ts';
 import { NotFound } from '../errors.ts';
+import type { AdmitRead } from '../page-bytes.ts';
 import { listWebhooksById } from '../webhooks/repo.ts';
 import { parseListQuery, type RawListQuery } from './query.ts';
 import * as repo from './repo.ts';
@@ -21,8 +22,13 @@ async function webhooksOf(db: Db, calls: WebhookCallRow[]): Promise<Resource[]> 
   return (await listWebhooksById(db, ids)).map(presentWebhook);
 }
 
-export async function listWebhookCalls(db: Db, raw: RawListQuery): Promise<CallsDocument> {
-  const { rows, total } = await repo.listCalls(db, parseListQuery(raw));
+/** `admit` takes the page's bytes before its payloads are read (see repo.listCalls). */
+export async function listWebhookCalls(
+  db: Db,
+  raw: RawListQuery,
+  admit?: AdmitRead,
+): Promise<CallsDocument> {
+  const { rows, total } = await repo.listCalls(db, parseListQuery(raw), admit);
   return {
     data: rows.map(presentWebhookCall),
     included: await webhooksOf(db, rows),

@@ -24,6 +24,8 @@ import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
 import { actorOf } from '../actor.ts';
+import { sendListDocument } from '../list-document.ts';
+import { readBudget } from '../read-budget.ts';
 import { sendResult } from '../respond.ts';
 import {
   BulkItemsBody,
@@ -131,14 +133,16 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     assertMayOnVersion(actorOf(request), request.scope, actionOf(request), request.params.id);
 
   // Lists are not refused: they show the records the role may read.
-  app.get('/items', async (request) => {
+  // A page's records take their bytes from the process's read budget until it is sent.
+  app.get('/items', async (request, reply) => {
     const readable = await readableRecords(actorOf(request), request.scope);
     const { data, total } = await listItems(
       request.scope,
       listQuery(request.query as RawQuery),
       readable,
+      { admit: readBudget.admitFor(reply) },
     );
-    return { data, meta: { total_count: total } };
+    return sendListDocument(reply, data, { meta: { total_count: total } });
   });
 
   app.get<Params>('/items/:id', { config: read }, async (request) => {
@@ -347,14 +351,19 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
   );
 
-  app.get<Params>('/items/:id/versions', { config: read }, async (request) => {
+  app.get<Params>('/items/:id/versions', { config: read }, async (request, reply) => {
     await mayOnRecord(request);
     const page = ((request.query as RawQuery).page ?? {}) as RawQuery;
-    const { data, total } = await listVersions(request.scope, request.params.id, {
-      offset: integer(page.offset, 'page[offset]') ?? 0,
-      limit: Math.min(integer(page.limit, 'page[limit]') ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT),
-    });
-    return { data, meta: { total_count: total } };
+    const { data, total } = await listVersions(
+      request.scope,
+      request.params.id,
+      {
+        offset: integer(page.offset, 'page[offset]') ?? 0,
+        limit: Math.min(integer(page.limit, 'page[limit]') ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT),
+      },
+      readBudget.admitFor(reply),
+    );
+    return sendListDocument(reply, data, { meta: { total_count: total } });
   });
 
   app.get<Params>('/versions/:id', { config: read }, async (request) => {

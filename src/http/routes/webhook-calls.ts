@@ -1,6 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as calls from '../../domain/webhook-calls/service.ts';
+import { sendListDocument } from '../list-document.ts';
+import { readBudget } from '../read-budget.ts';
 import { ListWebhookCallsQuery } from '../schemas/webhook-call.ts';
 import type { AppDeps } from '../types.ts';
 
@@ -13,7 +15,14 @@ export async function webhookCallRoutes(app: FastifyInstance, deps: AppDeps): Pr
   app.get<{ Querystring: Static<typeof ListWebhookCallsQuery> }>(
     '/webhook_calls',
     { schema: { querystring: ListWebhookCallsQuery }, config },
-    async (request) => calls.listWebhookCalls(db, request.query),
+    async (request, reply) => {
+      const { data, ...rest } = await calls.listWebhookCalls(
+        db,
+        request.query,
+        readBudget.admitFor(reply),
+      );
+      return sendListDocument(reply, data, rest);
+    },
   );
 
   app.get<Params>('/webhook_calls/:id', { config }, async (request) =>
