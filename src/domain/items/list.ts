@@ -97,10 +97,12 @@ async function pageSizes(
     .select('id')
     .select(sql<string>`octet_length(${values}::text)`.as('bytes'))
     .$if(withBlocks, (query) =>
-      query.select(
-        sql<string>`(SELECT coalesce(sum(octet_length(blocks.item_values::text)), 0) FROM blocks WHERE blocks.item_id = items.id)`.as(
-          'block_bytes',
-        ),
+      query.select((eb) =>
+        eb
+          .selectFrom('blocks')
+          .select(sql<string>`coalesce(sum(octet_length(blocks.item_values::text)), 0)`.as('sum'))
+          .whereRef('blocks.item_id', '=', 'items.id')
+          .as('block_bytes'),
       ),
     )
     .where('id', 'in', ids)
