@@ -58,11 +58,17 @@ export type RequestedEnvironment = Pick<
 
 export type Authenticated = { actor: Actor; environment: RequestedEnvironment | null };
 
+/**
+ * The API a token is presented to: the Content Management API needs `can_access_cma`, the
+ * Content Delivery API (GraphQL) `can_access_cda` or `can_access_cda_preview`.
+ */
+export type TokenApi = 'cma' | 'cda';
+
 /** What the embedded engine keeps per token and environment: the answer, and the stamp. */
 type Kept = { found: Authenticated; lastAccessAt: Date | null };
 
 /**
- * The caller behind a bearer token, or null when the token is unknown or not for the CMA,
+ * The caller behind a bearer token, or null when the token is unknown or not for `api`,
  * with the environment the request names (`environmentId`, else the primary; null when
  * there is none such) and that environment's schema and records versions (which the
  * schema and record caches key on): all in one round trip, the one every request makes.
@@ -78,14 +84,15 @@ export async function authenticate(
   db: Db,
   token: string,
   environmentId: string | null,
+  api: TokenApi = 'cma',
 ): Promise<Authenticated | null> {
   const hash = presentedTokenHash(token);
   const cache = authCacheOf<Kept>(db);
-  const key = `${hash}/${environmentId ?? ''}`;
+  const key = `${api}/${hash}/${environmentId ?? ''}`;
   const generation = cache?.begin() ?? 0;
   let kept = cache?.get(key);
   if (!kept) {
-    const read = await readAuthentication(db, hash, environmentId);
+    const read = await readAuthentication(db, hash, environmentId, api);
     if (!read) return null;
     kept = read;
     if (cache) {
@@ -95,7 +102,8 @@ export async function authenticate(
     }
   }
   if (cache) kept = atAnnouncedVersions(cache, key, kept, generation);
-  if (cmaAccessDue(kept.lastAccessAt)) {
+  // The token's last_cma_access_at says when it last reached the CMA: delivery reads are not it.
+  if (api === 'cma' && cmaAccessDue(kept.lastAccessAt)) {
     await recordCmaAccess(db, kept.found.actor.token.id);
     // The stamp is now, or was set by a concurrent request moments ago.
     kept.lastAccessAt = new Date();
@@ -180,11 +188,15 @@ async function readAuthentication(
   db: Db,
   tokenHash: string,
   environmentId: string | null,
+  api: TokenApi,
 ): Promise<Kept | null> {
   const [row] = await (environmentId === null
     ? withPrimary(db, tokenHash)
     : withEnvironment(db, tokenHash, environmentId));
-  if (!row?.can_access_cma) return null;
+  if (!row) return null;
+  const admitted =
+    api === 'cma' ? row.can_access_cma : row.can_access_cda || row.can_access_cda_preview;
+  if (!admitted) return null;
   // Most roles inherit nothing: then the joined row holds all their permissions.
   const permissions =
     row.inherits_permissions_from.length === 0

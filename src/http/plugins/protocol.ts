@@ -98,7 +98,10 @@ function requestedId(request: FastifyRequest): string | null {
 }
 
 /** The requested environment, read with the token, if it can serve requests. */
-function readyEnvironment(id: string | null, row: RequestedEnvironment | null): EnvironmentRef {
+export function readyEnvironment(
+  id: string | null,
+  row: RequestedEnvironment | null,
+): EnvironmentRef {
   if (!row || row.status === 'destroying') {
     throw new DomainError('INVALID_ENVIRONMENT', `Environment "${id}" does not exist`);
   }
