@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
+import { deliveryRoutes } from '../cda/http/routes.ts';
 import { createMetrics, type Metrics } from '../metrics.ts';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.ts';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
@@ -120,5 +121,6 @@ export async function buildApp(
   await app.register(webhookCallRoutes, deps);
   await app.register(itemRoutes, deps);
   await app.register(itemScheduleRoutes);
+  await app.register(deliveryRoutes, deps);
   return app;
 }

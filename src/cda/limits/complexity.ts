@@ -1,0 +1,134 @@
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  getArgumentValues,
+  getNamedType,
+  isAbstractType,
+  isCompositeType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { DEFAULT_FIRST } from './page-bounds.ts';
+
+/** The largest complexity a query may have (DatoCMS's documented formula, our limit). */
+export const MAX_COMPLEXITY = 10_000_000;
+/** How deep a query's selections may nest. */
+export const MAX_DEPTH = 30;
+
+/** What a field of the delivery schema costs: kept in its `extensions.cost`. */
+export type CostKind = 'collection' | 'single' | 'singleton' | 'site' | 'meta' | 'link' | 'links';
+
+const FILTER_OPERATOR_COST = 250;
+const ORDER_COST = 250;
+
+/** Operators a filter names, AND/OR lists included. */
+function operatorCount(filter: unknown): number {
+  if (Array.isArray(filter))
+    return filter.reduce((sum: number, element) => sum + operatorCount(element), 0);
+  if (typeof filter !== 'object' || filter === null) return 0;
+  let count = 0;
+  for (const [name, value] of Object.entries(filter)) {
+    if (name === 'AND' || name === 'OR') count += operatorCount(value);
+    else if (typeof value === 'object' && value !== null) count += Object.keys(value).length;
+  }
+  return count;
+}
+
+export class QueryTooComplex extends Error {}
+
+/**
+ * DatoCMS's complexity of an operation, computed from the document and its variables
+ * before anything runs: 1 per field, collections 100 + filters + sorts + `first` × what
+ * each record selects, single records 50, singletons 25, `_site` 10, counts 1,000, a link
+ * 10 + its selection, a links list 5 × its selection; on a union, the dearest member.
+ * Also refuses selections nested deeper than MAX_DEPTH. Fragments are costed once per
+ * type, so a document cannot make the computation itself expensive.
+ */
+export function queryComplexity(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown>,
+): number {
+  const memo = new Map<string, number>();
+
+  const fieldCost = (node: FieldNode, parent: GraphQLCompositeType, depth: number): number => {
+    if (depth > MAX_DEPTH)
+      throw new QueryTooComplex(`Query is nested deeper than ${MAX_DEPTH} levels`);
+    const definition = 'getFields' in parent ? parent.getFields()[node.name.value] : undefined;
+    const named = definition ? getNamedType(definition.type) : undefined;
+    const inner =
+      node.selectionSet && named && isCompositeType(named)
+        ? selectionCost(node.selectionSet, named, depth + 1)
+        : 0;
+    if (!definition) return 1 + inner;
+    return costOf(definition, node, inner, variables);
+  };
+
+  const selectionCost = (
+    set: SelectionSetNode,
+    type: GraphQLCompositeType,
+    depth: number,
+  ): number => {
+    let common = 0;
+    const perType = new Map<string, number>();
+    const add = (onType: string | undefined, cost: number) => {
+      if (onType === undefined || onType === type.name || !isAbstractType(type)) common += cost;
+      else perType.set(onType, (perType.get(onType) ?? 0) + cost);
+    };
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        common += fieldCost(selection, type, depth);
+        continue;
+      }
+      const fragment =
+        selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
+      if (!fragment) continue;
+      const onName = fragment.typeCondition?.name.value;
+      const onType = onName ? schema.getType(onName) : type;
+      if (!onType || !isCompositeType(onType)) continue;
+      const key =
+        selection.kind === Kind.FRAGMENT_SPREAD
+          ? `${selection.name.value}@${onType.name}/${depth}`
+          : null;
+      let cost = key === null ? undefined : memo.get(key);
+      if (cost === undefined) {
+        cost = selectionCost(fragment.selectionSet, onType, depth);
+        if (key !== null) memo.set(key, cost);
+      }
+      add(onName, cost);
+    }
+    return common + Math.max(0, ...perType.values());
+  };
+
+  const root = schema.getQueryType();
+  if (!root) return 0;
+  return selectionCost(operation.selectionSet, root, 1);
+}
+
+function costOf(
+  definition: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  inner: number,
+  variables: Record<string, unknown>,
+): number {
+  const kind = definition.extensions?.cost as CostKind | undefined;
+  if (kind === undefined) return 1 + inner;
+  if (kind === 'link') return 10 + inner;
+  if (kind === 'links') return 5 * inner;
+  if (kind === 'singleton') return 25 + inner;
+  if (kind === 'site') return 10 + inner;
+  const args = getArgumentValues(definition, node, variables);
+  const filters = FILTER_OPERATOR_COST * operatorCount(args.filter);
+  // Only an order the query gives costs: the default one is free (DatoCMS's worked example).
+  const ordered = node.arguments?.some((argument) => argument.name.value === 'orderBy');
+  const sorts = ordered && Array.isArray(args.orderBy) ? ORDER_COST * args.orderBy.length : 0;
+  if (kind === 'meta') return 1_000 + filters + inner;
+  if (kind === 'single') return 50 + filters + inner;
+  const first = typeof args.first === 'number' ? Math.max(0, args.first) : DEFAULT_FIRST;
+  return 100 + filters + sorts + first * inner;
+}

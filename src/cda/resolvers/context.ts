@@ -1,0 +1,28 @@
+import type DataLoader from 'dataloader';
+import type { Scope } from '../../db/environment-scope.ts';
+import type { ItemsWhere } from '../../domain/items/readable-records.ts';
+import type { ExecutionBudget } from '../limits/execution-budget.ts';
+import type { DeliveryRow } from './rows.ts';
+
+/** What every resolver of one delivery request shares. */
+export type DeliveryContext = Readonly<{
+  scope: Scope;
+  /** `X-Include-Drafts: true`: current versions; else published ones only. */
+  drafts: boolean;
+  /** `X-Exclude-Invalid: true`: records whose served version is invalid are left out. */
+  strict: boolean;
+  /** The records the token's role may read; null: all. */
+  readable: ItemsWhere | null;
+  /** The environment's locales, the first the default. */
+  locales: readonly string[];
+  /** Records by id, loaded in one statement per batch (links). */
+  records: DataLoader<string, DeliveryRow | null>;
+  budget: ExecutionBudget;
+}>;
+
+/** A record handed to its type's field resolvers, with the locale it is read in. */
+export type DeliveryRecord = Readonly<{
+  row: DeliveryRow;
+  locale: string;
+  fallbackLocales: readonly string[];
+}>;

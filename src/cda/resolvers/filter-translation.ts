@@ -1,0 +1,70 @@
+import type { FilterField } from '../../domain/items/model-fields.ts';
+import { camelName } from '../schema/names.ts';
+
+/**
+ * A GraphQL `filter` argument in the form the records query engine of the CMA reads
+ * (`filter[fields]` of `GET /items`, the same filters in snake_case): meta fields by their
+ * CMA names, fields by api_key, field operators in snake_case. Meta operators keep the
+ * GraphQL names the engine reads for them (ItemIdFilter, StatusFilter).
+ */
+
+const META_NAMES: Readonly<Record<string, string>> = {
+  id: 'id',
+  _status: '_status',
+  _createdAt: '_created_at',
+  _updatedAt: '_updated_at',
+  _publishedAt: '_published_at',
+  _firstPublishedAt: '_first_published_at',
+  _publicationScheduledAt: '_publication_scheduled_at',
+  _unpublishingScheduledAt: '_unpublishing_scheduled_at',
+  _isValid: '_is_valid',
+  parent: 'parent_id',
+  position: 'position',
+};
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Field operators: `notIn` → `not_in`, `matches: {caseSensitive}` → `{case_sensitive}`. */
+function fieldOperators(given: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(given)
+      // A variable left unset reaches the resolver as undefined: no operator.
+      .filter(([, value]) => value !== undefined)
+      .map(([operator, value]) => [
+        snake(operator),
+        isObject(value)
+          ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [snake(key), inner]))
+          : value,
+      ]),
+  );
+}
+
+export function toEngineFilter(
+  filter: Record<string, unknown>,
+  fields: readonly FilterField[],
+): Record<string, unknown> {
+  const byCamel = new Map(fields.map((field) => [camelName(field.api_key), field]));
+  const translated: Record<string, unknown> = {};
+  for (const [name, given] of Object.entries(filter)) {
+    if (given === undefined || given === null) continue;
+    if (name === 'AND' || name === 'OR') {
+      translated[name] = (given as unknown[])
+        .filter(isObject)
+        .map((element) => toEngineFilter(element, fields));
+      continue;
+    }
+    const meta = META_NAMES[name];
+    if (meta !== undefined) {
+      translated[meta] = given;
+      continue;
+    }
+    const field = byCamel.get(name);
+    // The schema only lets through names it generated: a missing one is a schema bug.
+    if (!field) throw new Error(`filter names "${name}", which the schema does not map`);
+    translated[field.api_key] = fieldOperators(given as Record<string, unknown>);
+  }
+  return translated;
+}

@@ -1,0 +1,76 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
+import { filterConditions } from '../../domain/items/list-filters.ts';
+import type { FilterField } from '../../domain/items/model-fields.ts';
+import type { DeliveryContext } from './context.ts';
+import { toEngineFilter } from './filter-translation.ts';
+import { orderRules } from './order.ts';
+import { type DeliveryRow, META_COLUMNS, versionColumns } from './rows.ts';
+
+/** The records of one model a root field asks for. */
+export type RecordsQuery = Readonly<{
+  model: ItemTypeRow;
+  fields: readonly FilterField[];
+  filter: Record<string, unknown> | null | undefined;
+  locale: string;
+}>;
+
+type Where = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression<SqlBool>;
+
+/**
+ * The condition selecting the query's records: its model, the version served, the role's
+ * reach and the filter, as the CMA's records list reads filters (list-filters.ts).
+ */
+async function recordsWhere(context: DeliveryContext, query: RecordsQuery): Promise<Where> {
+  const filters = query.filter
+    ? await filterConditions(context.scope.db, {
+        fields: toEngineFilter(query.filter, query.fields),
+        query: undefined,
+        onlyValid: undefined,
+        models: [query.model],
+        locale: query.locale,
+        column: context.drafts ? 'item_values' : 'published_values',
+      })
+    : [];
+  return (eb) => {
+    const conditions: Expression<SqlBool>[] = [eb('item_type_id', '=', query.model.id)];
+    if (!context.drafts) conditions.push(eb('published_values', 'is not', null));
+    if (context.strict)
+      conditions.push(eb(context.drafts ? 'current_valid' : 'published_valid', '=', true));
+    if (context.readable) conditions.push(context.readable(eb));
+    conditions.push(...filters);
+    return eb.and(conditions);
+  };
+}
+
+/** One page of records, in one statement (filter, order and page in SQL). */
+export async function findRecords(
+  context: DeliveryContext,
+  query: RecordsQuery,
+  page: Readonly<{ orderBy: readonly string[]; first: number; skip: number }>,
+): Promise<DeliveryRow[]> {
+  const where = await recordsWhere(context, query);
+  context.budget.spendStatement();
+  let statement = context.scope.db
+    .selectFrom('items')
+    .select(META_COLUMNS)
+    .select(versionColumns(context.drafts))
+    .where(where);
+  for (const rule of orderRules(page.orderBy, query.fields, context.drafts, query.locale))
+    statement = statement.orderBy(rule.expression, rule.direction);
+  // A stable order whatever the sort keys: equal keys would otherwise page unpredictably.
+  const rows = await statement.orderBy('id').limit(page.first).offset(page.skip).execute();
+  return rows as DeliveryRow[];
+}
+
+/** How many records the query matches, in one statement. */
+export async function countRecords(context: DeliveryContext, query: RecordsQuery): Promise<number> {
+  const where = await recordsWhere(context, query);
+  context.budget.spendStatement();
+  const row = await context.scope.db
+    .selectFrom('items')
+    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .where(where)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}

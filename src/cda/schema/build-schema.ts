@@ -1,0 +1,144 @@
+import {
+  GraphQLEnumType,
+  type GraphQLFieldConfigMap,
+  GraphQLList,
+  GraphQLObjectType,
+  GraphQLSchema,
+} from 'graphql';
+import type { ItemTypeRow } from '../../db/schema.ts';
+import type { DeliveryContext } from '../resolvers/context.ts';
+import {
+  collectionResolver,
+  metaResolver,
+  singleResolver,
+  singletonResolver,
+} from '../resolvers/roots.ts';
+import { type FieldTypeRegistry, servesField } from './field-config.ts';
+import { modelFilter, modelOrderBy } from './model-inputs.ts';
+import { localeEnumName, modelNames, pascalName } from './names.ts';
+import { recordType } from './record-type.ts';
+import { IntType } from './scalars.ts';
+import { CollectionMetadata, nonNull, RecordInterface } from './shared-types.ts';
+import type { SchemaSnapshot } from './snapshot.ts';
+
+function siteLocaleEnum(locales: readonly string[]): GraphQLEnumType {
+  return new GraphQLEnumType({
+    name: 'SiteLocale',
+    values: Object.fromEntries(
+      locales.map((locale) => [localeEnumName(locale), { value: locale }]),
+    ),
+  });
+}
+
+function localeArgs(siteLocale: GraphQLEnumType) {
+  return {
+    locale: { type: siteLocale, description: "The locale to use to fetch the field's content" },
+    fallbackLocales: {
+      type: new GraphQLList(nonNull(siteLocale)),
+      description:
+        'If you want to fallback to a default translation when a translation has not been found',
+    },
+  };
+}
+
+/**
+ * The delivery schema of an environment as one role sees it: the models it may read
+ * (`visible`) with their record types and roots, named as DatoCMS names them. Two models
+ * whose names collide (`post` and `posts`' roots): the later created one keeps none.
+ */
+export function buildDeliverySchema(
+  snapshot: SchemaSnapshot,
+  visible: (model: ItemTypeRow) => boolean,
+): GraphQLSchema {
+  const siteLocale = siteLocaleEnum(snapshot.locales);
+  const models = snapshot.models.filter(visible);
+  const taken = new Set<string>(['_site']);
+  const served = models.filter((model) => {
+    const names = modelNames(model.api_key);
+    const roots = model.singleton ? [names.single] : [names.collection, names.single, names.meta];
+    if ([names.record, ...roots].some((name) => taken.has(name))) return false;
+    for (const name of [names.record, ...roots]) taken.add(name);
+    return true;
+  });
+  const types = new Map<string, GraphQLObjectType>();
+  const registry: FieldTypeRegistry = {
+    siteLocale,
+    recordType: (id) => types.get(id),
+    unionName: (field) => {
+      const owner = served.find((model) => model.id === field.item_type_id);
+      return `${pascalName(owner?.api_key ?? '')}Model${pascalName(field.api_key)}Field`;
+    },
+  };
+  const hasModel = (id: string) => served.some((model) => model.id === id);
+  const query: GraphQLFieldConfigMap<unknown, DeliveryContext> = {
+    _site: {
+      type: nonNull(
+        new GraphQLObjectType({
+          name: 'Site',
+          fields: { locales: { type: nonNull(new GraphQLList(nonNull(siteLocale))) } },
+        }),
+      ),
+      args: localeArgs(siteLocale),
+      resolve: () => ({ locales: snapshot.locales }),
+      extensions: { cost: 'site' },
+    },
+  };
+  for (const model of served) {
+    const names = modelNames(model.api_key);
+    const fields = snapshot.fieldsByModel.get(model.id) ?? [];
+    const servedFields = new Set(
+      fields.filter((field) => servesField(field, hasModel)).map((field) => field.id),
+    );
+    const type = recordType(model, names, fields, registry);
+    types.set(model.id, type);
+    if (model.singleton) {
+      query[names.single] = {
+        type,
+        description: 'Returns the single instance record',
+        args: localeArgs(siteLocale),
+        resolve: singletonResolver(model),
+        extensions: { cost: 'singleton' },
+      };
+      continue;
+    }
+    const filter = modelFilter(names, fields, servedFields);
+    const orderBy = {
+      type: new GraphQLList(modelOrderBy(names, model, fields, servedFields)),
+      defaultValue: ['_updatedAt_DESC'],
+    };
+    query[names.collection] = {
+      type: nonNull(new GraphQLList(nonNull(type))),
+      description: 'Returns a collection of records',
+      args: {
+        ...localeArgs(siteLocale),
+        skip: { type: IntType, description: 'Skip the first results' },
+        first: { type: IntType, description: 'Limit the number of results', defaultValue: 20 },
+        filter: { type: filter },
+        orderBy,
+      },
+      resolve: collectionResolver(model, fields),
+      extensions: { cost: 'collection' },
+    };
+    query[names.single] = {
+      type,
+      description: 'Returns a specific record',
+      args: { ...localeArgs(siteLocale), filter: { type: filter }, orderBy },
+      resolve: singleResolver(model, fields),
+      extensions: { cost: 'single' },
+    };
+    query[names.meta] = {
+      type: nonNull(CollectionMetadata),
+      description: 'Returns meta information regarding a record collection',
+      args: { locale: localeArgs(siteLocale).locale, filter: { type: filter } },
+      resolve: metaResolver(model, fields),
+      extensions: { cost: 'meta' },
+    };
+  }
+  return new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    // Record types no root reaches (link targets only) must still be in the schema.
+    types: [RecordInterface, ...types.values()],
+    // The environment's locales, for the resolvers' default locale.
+    extensions: { locales: snapshot.locales },
+  });
+}

@@ -1,0 +1,261 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, test } from 'node:test';
+import { ApiError, executeQuery, rawExecuteQuery } from '@datocms/cda-client';
+import { getIntrospectionQuery } from 'graphql';
+import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { buildField, itemTypeRef } from '../support/factories.ts';
+import { useTestServer } from '../support/server.ts';
+
+const server = useTestServer();
+const client = server.client();
+
+let endpoint: string;
+let readToken: string;
+let previewToken: string;
+const ids: Record<string, string> = {};
+
+/** A delivery token on the admin role, with the CDA flags asked for and no CMA access. */
+async function deliveryToken(flags: { cda: boolean; preview: boolean; cma?: boolean }) {
+  const admin = await server.db
+    .selectFrom('access_tokens')
+    .select('role_id')
+    .where('hardcoded_type', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  const { token } = await insertAccessToken(server.db, {
+    name: `Delivery ${randomUUID()}`,
+    roleId: admin.role_id,
+    canAccessCda: flags.cda,
+    canAccessCdaPreview: flags.preview,
+    canAccessCma: flags.cma ?? false,
+  });
+  return token;
+}
+
+function query<T = Record<string, unknown>>(
+  document: string,
+  options: { token?: string; includeDrafts?: boolean; variables?: Record<string, unknown> } = {},
+): Promise<T> {
+  return executeQuery<T>(document, {
+    token: options.token ?? readToken,
+    graphqlEndpointUrl: endpoint,
+    includeDrafts: options.includeDrafts,
+    variables: options.variables,
+    autoRetry: false,
+  });
+}
+
+async function apiErrorOf(run: Promise<unknown>): Promise<ApiError> {
+  try {
+    await run;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  assert.fail('the query succeeded');
+}
+
+before(async () => {
+  await server.ready();
+  endpoint = `${server.baseUrl}/graphql`;
+  readToken = await deliveryToken({ cda: true, preview: false });
+  previewToken = await deliveryToken({ cda: true, preview: true });
+  await client.site.update({ locales: ['en', 'it'] });
+  const author = await client.itemTypes.create(
+    { name: 'Author', api_key: 'author', draft_mode_active: true },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, { itemTypeId: author.id, api_key: 'name', field_type: 'string' });
+  const post = await client.itemTypes.create(
+    { name: 'Blog post', api_key: 'blog_post', draft_mode_active: true },
+    { skip_menu_item_creation: true },
+  );
+  ids.postModel = post.id;
+  await buildField(client, {
+    itemTypeId: post.id,
+    api_key: 'title',
+    field_type: 'string',
+    localized: true,
+  });
+  await buildField(client, { itemTypeId: post.id, api_key: 'views', field_type: 'integer' });
+  await buildField(client, {
+    itemTypeId: post.id,
+    api_key: 'author',
+    field_type: 'link',
+    validators: { item_item_type: { item_types: [author.id] } },
+  });
+  await buildField(client, {
+    itemTypeId: post.id,
+    api_key: 'related',
+    field_type: 'links',
+    validators: { items_item_type: { item_types: [post.id] } },
+  });
+  const ada = await client.items.create({ item_type: itemTypeRef(author.id), name: 'Ada' });
+  await client.items.publish(ada.id);
+  ids.ada = ada.id;
+  const posts: [string, { en: string; it: string | null }, number][] = [
+    ['one', { en: 'One', it: 'Uno' }, 3],
+    ['two', { en: 'Two', it: null }, 7],
+    ['three', { en: 'Three', it: 'Tre' }, 12],
+  ];
+  for (const [key, title, views] of posts) {
+    const record = await client.items.create({
+      item_type: itemTypeRef(post.id),
+      title,
+      views,
+      author: ada.id,
+      related: Object.values(ids).filter((id) => id !== ada.id && id !== post.id),
+    });
+    await client.items.publish(record.id);
+    ids[key] = record.id;
+  }
+  const draft = await client.items.create({
+    item_type: itemTypeRef(post.id),
+    title: { en: 'Draft', it: 'Bozza' },
+    views: 100,
+  });
+  ids.draft = draft.id;
+});
+
+test('a collection filters, orders and pages; its meta counts', async () => {
+  const data = await query<{
+    allBlogPosts: { title: string; views: number }[];
+    _allBlogPostsMeta: { count: number };
+  }>(`{
+    allBlogPosts(filter: { views: { gt: 5 } }, orderBy: [views_DESC], first: 1, skip: 1) { title views }
+    _allBlogPostsMeta(filter: { views: { gt: 5 } }) { count }
+  }`);
+  assert.deepEqual(data.allBlogPosts, [{ title: 'Two', views: 7 }]);
+  assert.equal(data._allBlogPostsMeta.count, 2);
+  const either = await query<{ allBlogPosts: { title: string }[] }>(`{
+    allBlogPosts(filter: { OR: [{ title: { eq: "One" } }, { views: { gte: 12 } }] }, orderBy: [views_ASC]) { title }
+  }`);
+  assert.deepEqual(
+    either.allBlogPosts.map((post) => post.title),
+    ['One', 'Three'],
+  );
+});
+
+test('a single record by id, with its meta fields and a link', async () => {
+  const data = await query<{ blogPost: Record<string, unknown> }>(
+    `query Post($id: ItemId) {
+      blogPost(filter: { id: { eq: $id } }) {
+        id title _status _modelApiKey _isValid _publishedAt author { name }
+      }
+    }`,
+    { variables: { id: ids.three } },
+  );
+  assert.equal(data.blogPost.id, ids.three);
+  assert.equal(data.blogPost.title, 'Three');
+  assert.equal(data.blogPost._status, 'published');
+  assert.equal(data.blogPost._modelApiKey, 'blog_post');
+  assert.equal(data.blogPost._isValid, true);
+  assert.equal(typeof data.blogPost._publishedAt, 'string');
+  assert.deepEqual(data.blogPost.author, { name: 'Ada' });
+});
+
+test('links load in one statement per level, whatever the page size', async () => {
+  const statements = async (first: number) => {
+    const [, response] = await rawExecuteQuery(
+      `{ allBlogPosts(first: ${first}) { title author { name } related { title author { name } } } }`,
+      { token: readToken, graphqlEndpointUrl: endpoint, autoRetry: false },
+    );
+    return Number(response.headers.get('x-fieldhouse-queries'));
+  };
+  assert.equal(await statements(1), await statements(3));
+});
+
+test('a localized field reads the locale asked, falling back when it is blank', async () => {
+  const data = await query<{ allBlogPosts: { title: string | null }[] }>(`{
+    allBlogPosts(locale: it, fallbackLocales: [en], orderBy: [views_ASC]) { title }
+  }`);
+  assert.deepEqual(
+    data.allBlogPosts.map((post) => post.title),
+    ['Uno', 'Two', 'Tre'],
+  );
+  const without = await query<{ allBlogPosts: { title: string | null }[] }>(`{
+    allBlogPosts(locale: it, orderBy: [views_ASC]) { title }
+  }`);
+  assert.deepEqual(
+    without.allBlogPosts.map((post) => post.title),
+    ['Uno', null, 'Tre'],
+  );
+});
+
+test('published reads leave drafts out; X-Include-Drafts reads them with a preview token', async () => {
+  const published = await query<{ _allBlogPostsMeta: { count: number } }>(
+    '{ _allBlogPostsMeta { count } }',
+  );
+  assert.equal(published._allBlogPostsMeta.count, 3);
+  const drafts = await query<{ blogPost: { title: string; _status: string } }>(
+    `{ blogPost(filter: { id: { eq: "${ids.draft}" } }) { title _status } }`,
+    { token: previewToken, includeDrafts: true },
+  );
+  assert.deepEqual(drafts.blogPost, { title: 'Draft', _status: 'draft' });
+  const refused = await apiErrorOf(query('{ _site { locales } }', { includeDrafts: true }));
+  assert.equal(refused.response.status, 403);
+});
+
+test('a token without CDA access is refused with the documented error', async () => {
+  const cmaOnly = await deliveryToken({ cda: false, preview: false, cma: true });
+  const error = await apiErrorOf(query('{ _site { locales } }', { token: cmaOnly }));
+  assert.equal(error.response.status, 401);
+  const body = error.response.body as { data: { attributes: { code: string } }[] };
+  assert.equal(body.data[0]?.attributes.code, 'INVALID_AUTHORIZATION_HEADER');
+});
+
+test('introspection describes the generated types with DatoCMS names', async () => {
+  const data = await query<{ __schema: { types: { name: string }[] } }>(getIntrospectionQuery());
+  const names = data.__schema.types.map((type) => type.name);
+  for (const name of [
+    'BlogPostRecord',
+    'AuthorRecord',
+    'BlogPostModelFilter',
+    'BlogPostModelOrderBy',
+    'SiteLocale',
+    'ItemId',
+  ]) {
+    assert.ok(names.includes(name), `${name} is in the schema`);
+  }
+  const site = await query<{ _site: { locales: string[] } }>('{ _site { locales } }');
+  assert.deepEqual(site._site.locales, ['en', 'it']);
+});
+
+test('a new field is served by the very next query', async () => {
+  await buildField(client, {
+    itemTypeId: ids.postModel as string,
+    api_key: 'sub_title',
+    field_type: 'string',
+  });
+  const data = await query<{ allBlogPosts: { subTitle: string | null }[] }>(
+    '{ allBlogPosts { subTitle } }',
+  );
+  assert.equal(data.allBlogPosts.length, 3);
+});
+
+test('bounds: first past 500 and an over-complex query are GraphQL errors', async () => {
+  const tooMany = await apiErrorOf(query('{ allBlogPosts(first: 501) { id } }'));
+  assert.match(JSON.stringify(tooMany.response.body), /first must be between 0 and 500/);
+  const nested = `{ allBlogPosts(first: 500) { ${'related { '.repeat(8)}id${' }'.repeat(8)} } }`;
+  const complex = await apiErrorOf(query(nested));
+  assert.match(
+    JSON.stringify(complex.response.body),
+    /Query has complexity of \d+, which exceeds max complexity of 10000000/,
+  );
+});
+
+test('GET and the deprecated preview path answer too', async () => {
+  const get = await fetch(
+    `${endpoint}?query=${encodeURIComponent('{ _allBlogPostsMeta { count } }')}`,
+    {
+      headers: { authorization: `Bearer ${readToken}` },
+    },
+  );
+  assert.equal(get.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.deepEqual(await get.json(), { data: { _allBlogPostsMeta: { count: 3 } } });
+  const preview = await executeQuery<{ _allBlogPostsMeta: { count: number } }>(
+    '{ _allBlogPostsMeta { count } }',
+    { token: previewToken, graphqlEndpointUrl: `${endpoint}/preview`, autoRetry: false },
+  );
+  assert.equal(preview._allBlogPostsMeta.count, 4);
+});
