@@ -34,8 +34,4 @@ export class ExecutionBudget {
         `Query needs more than ${this.statementLimit} database statements; split it`,
       );
   }
-
-  get statementsSpent(): number {
-    return this.statements;
-  }
 }

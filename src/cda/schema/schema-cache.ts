@@ -27,8 +27,6 @@ export class DeliverySchemaCache {
   private readonly building = new Map<string, Promise<GraphQLSchema>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
-  /** Builds started, for tests of the single flight. */
-  builds = 0;
 
   constructor(
     private readonly size = SCHEMA_CACHE_SIZE,
@@ -61,10 +59,6 @@ export class DeliverySchemaCache {
     return started;
   }
 
-  get sizeKept(): number {
-    return this.built.size;
-  }
-
   private keep(text: string, key: SchemaKey, schema: GraphQLSchema): void {
     for (const [other, entry] of this.built) {
       const sameEnvironment = entry.key.environmentNumber === key.environmentNumber;
@@ -83,7 +77,6 @@ export class DeliverySchemaCache {
     if (this.running >= this.concurrency)
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.running += 1;
-    this.builds += 1;
     try {
       return await build();
     } finally {
