@@ -1,4 +1,4 @@
-import type { PresentedField } from './item.ts';
+import { type PresentedField, presentedAttributes } from './item.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /**
@@ -8,7 +8,7 @@ import { isoTime, type Resource, ref } from './jsonapi.ts';
  */
 
 /** A field as block walking needs it: where its values name blocks, and whether per locale. */
-export type BlockHoldingField = PresentedField & { field_type: string; localized: boolean };
+export type BlockHoldingField = PresentedField;
 
 /** A block inline in a snapshot: its model and its own values (by field id, snapshots too). */
 export type BlockNode = {
@@ -164,9 +164,7 @@ export type NestedContext = {
 /** A block as `?nested=true` gives it: a whole `item` with its own blocks nested too. */
 export function presentBlock(node: BlockNode, context: NestedContext): Resource {
   const fields = context.blockFields.get(node.item_type_id) ?? [];
-  const values = nestedValues(fields, node.values, context);
-  const attributes: Record<string, unknown> = {};
-  for (const field of fields) attributes[field.api_key] = values[field.id] ?? null;
+  const attributes = presentedAttributes(fields, nestedValues(fields, node.values, context));
   return {
     type: 'item',
     id: node.id,

@@ -1,4 +1,5 @@
 import type { ItemRow, ItemVersionRow } from '../db/schema.ts';
+import { presentedAttributes } from './item.ts';
 import { type BlockHoldingField, blockIdValues } from './item-blocks.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
@@ -14,8 +15,7 @@ export function presentItemVersion(
 ): Resource {
   // A version holds its blocks inline (a snapshot); it presents them by id like a record.
   const values = blockIdValues(fields, version.item_values);
-  const attributes: Record<string, unknown> = {};
-  for (const field of fields) attributes[field.api_key] = values[field.id] ?? null;
+  const attributes = presentedAttributes(fields, values);
   return {
     type: 'item_version',
     id: version.id,

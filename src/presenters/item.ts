@@ -1,12 +1,44 @@
 import type { ItemRow, ItemTypeRow } from '../db/schema.ts';
+import { orEmpty } from '../domain/fields/field-types/empty-values.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /** What presenting a record needs of each field of its model. */
-export type PresentedField = { id: string; api_key: string };
+export type PresentedField = {
+  id: string;
+  api_key: string;
+  field_type: string;
+  localized: boolean;
+};
 
 /**
- * A record as the CMA gives it (spec 09 §1): values keyed by api_key (stored by field id),
- * every field of the model present, null when the record holds nothing for it.
+ * A field's value as the API gives it: empty as its type is (`[]` for links, gallery and
+ * modular content, which the client types as lists, else null), in each locale of a
+ * localized value. Values stored before lists were kept as `[]` read the same way.
+ */
+export function presentedValue(field: PresentedField, value: unknown): unknown {
+  if (!field.localized || typeof value !== 'object' || value === null || Array.isArray(value))
+    return field.localized ? (value ?? null) : orEmpty(field.field_type, value);
+  return Object.fromEntries(
+    Object.entries(value).map(([locale, inLocale]) => [
+      locale,
+      orEmpty(field.field_type, inLocale),
+    ]),
+  );
+}
+
+/** Values by field id as attributes by api_key, every field present (presentedValue). */
+export function presentedAttributes(
+  fields: readonly PresentedField[],
+  values: Record<string, unknown>,
+): Record<string, unknown> {
+  const attributes: Record<string, unknown> = {};
+  for (const field of fields) attributes[field.api_key] = presentedValue(field, values[field.id]);
+  return attributes;
+}
+
+/**
+ * A record as the CMA gives it: values keyed by api_key (stored by field id), every field
+ * of the model present, empty as its type is when the record holds nothing for it.
  */
 export function presentItem(
   row: Omit<ItemRow, 'seq' | 'published_values'>,
@@ -14,8 +46,7 @@ export function presentItem(
   fields: readonly PresentedField[],
   values: Record<string, unknown> = row.item_values,
 ): Resource {
-  const attributes: Record<string, unknown> = {};
-  for (const field of fields) attributes[field.api_key] = values[field.id] ?? null;
+  const attributes = presentedAttributes(fields, values);
   if (model.tree) attributes.parent_id = row.parent_id;
   if (model.tree || model.sortable) attributes.position = row.position;
   const published = row.published_version_id !== null;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { emptyValue } from '../../src/domain/fields/field-types/empty-values.ts';
 import {
   checkRecordValue,
   checkRecordValues,
@@ -333,11 +334,11 @@ describe('record value shapes', () => {
 
   for (const type of FIELD_TYPES) {
     describe(type, () => {
-      test('accepts null and its sample values, unchanged', () => {
+      test('accepts null (kept as the type’s empty value) and its sample values, unchanged', () => {
         for (const value of [null, ...SHAPES[type].accepted]) {
           const result = check(field(type), value);
           assert.deepEqual(result.issues, [], `${type} ${JSON.stringify(value)}`);
-          assert.deepEqual(result.value, value);
+          assert.deepEqual(result.value, value ?? emptyValue(type));
         }
       });
 
@@ -362,7 +363,7 @@ describe('record value shapes', () => {
         const accepted = SHAPES[type].accepted[0] ?? null;
         const ok = check(localized, { en: accepted, it: null }, ['en', 'it']);
         assert.deepEqual(ok.issues, []);
-        assert.deepEqual(ok.value, { en: accepted, it: null });
+        assert.deepEqual(ok.value, { en: accepted ?? emptyValue(type), it: emptyValue(type) });
 
         const [refused, fragment] = SHAPES[type].refused[0] ?? [];
         const bad = check(localized, { en: accepted, it: refused }, ['en', 'it']);
@@ -776,22 +777,35 @@ describe('localized values', () => {
     );
   });
 
-  test('recordLocales: otherwise the first locale plus those with a value, in site order', () => {
+  test('recordLocales: otherwise the keys of the localized values, in site order', () => {
     const options = { locales: LOCALES, allLocalesRequired: false };
-    assert.deepEqual(recordLocales([title], {}, options), ['en']);
+    // A locale given null is one of the record's locales; the main one is not implied.
     assert.deepEqual(recordLocales([title], { title: { fr: 'x', it: null } }, options), [
-      'en',
+      'it',
       'fr',
     ]);
-    // Non-localized values never add a locale.
-    assert.deepEqual(recordLocales([plain], { count: { it: 1 } }, options), ['en']);
+    // No localized value: every site locale (what the defaults are keyed by).
+    assert.deepEqual(recordLocales([title], {}, options), LOCALES);
+    // Non-localized values never name a locale.
+    assert.deepEqual(recordLocales([plain], { count: { it: 1 } }, options), LOCALES);
+    // A defaulted value names none; on an update a kept value names them before sent ones.
+    const body = field('string', { api_key: 'body', localized: true });
+    const values = { title: { it: 'x' }, body: { en: 'y', fr: null } };
+    assert.deepEqual(
+      recordLocales([title, body], values, { ...options, defaulted: new Set(['title']) }),
+      ['en', 'fr'],
+    );
+    assert.deepEqual(
+      recordLocales([title, body], values, { ...options, sent: new Set(['title']) }),
+      ['en', 'fr'],
+    );
   });
 
-  test('all locales required: a required field needs a value in each', () => {
+  test('all locales required: every locale present, a required field needs a value in each', () => {
     const options = { locales: LOCALES, allLocalesRequired: true };
     const { issues, values } = checkRecordValues(
       [title, plain],
-      { title: { en: 'Hello', it: 'Ciao' }, count: 3 },
+      { title: { en: 'Hello', it: 'Ciao', fr: null }, count: 3 },
       options,
     );
     assert.deepEqual(
@@ -799,23 +813,29 @@ describe('localized values', () => {
       [['title', 'fr', 'VALIDATION_REQUIRED']],
     );
     assert.deepEqual(values, { title: { en: 'Hello', it: 'Ciao', fr: null }, count: 3 });
+    const missing = checkRecordValues([title], { title: { en: 'Hello', it: 'Ciao' } }, options);
+    assert.deepEqual(
+      missing.issues.map((i) => [i.code, i.locale ?? i.required_locales]),
+      [
+        ['INVALID_LOCALES', LOCALES],
+        ['VALIDATION_REQUIRED', 'fr'],
+      ],
+    );
   });
 
-  test('optional locales: only the record’s locales are checked', () => {
+  test('optional locales: only the record’s locales are checked, the main one included', () => {
     const options = { locales: LOCALES, allLocalesRequired: false };
-    const ok = checkRecordValues([title], { title: { it: 'Ciao', en: 'Hi', fr: null } }, options);
+    const ok = checkRecordValues([title], { title: { it: 'Ciao', en: 'Hi' } }, options);
     assert.deepEqual(ok.issues, []);
     assert.deepEqual(ok.recordLocales, ['en', 'it']);
     assert.deepEqual(ok.values, { title: { en: 'Hi', it: 'Ciao' } });
 
-    const missingMain = checkRecordValues([title], { title: { it: 'Ciao' } }, options);
-    assert.deepEqual(
-      missingMain.issues.map((i) => [i.locale, i.code]),
-      [['en', 'VALIDATION_REQUIRED']],
-    );
+    const italianOnly = checkRecordValues([title], { title: { it: 'Ciao' } }, options);
+    assert.deepEqual(italianOnly.issues, []);
+    assert.deepEqual(italianOnly.values, { title: { it: 'Ciao' } });
   });
 
-  test('unknown locales and values outside the record’s locales: INVALID_LOCALES', () => {
+  test('localized fields that disagree, or unknown locales: INVALID_LOCALES', () => {
     const unknown = check(title, { en: 'x', de: 'y' }, ['en']);
     assert.equal(unknown.issues.length, 1);
     assert.equal(unknown.issues[0]?.code, 'INVALID_LOCALES');
@@ -824,7 +844,47 @@ describe('localized values', () => {
 
     const outside = check(title, { en: 'x', it: 'y' }, ['en']);
     assert.equal(outside.issues[0]?.code, 'INVALID_LOCALES');
-    fragmentsIn(outside.issues[0]?.message, ['"it"', 'not locales of this record']);
+    fragmentsIn(outside.issues[0]?.message, ['"it"', 'same locales']);
+
+    const body = field('string', { api_key: 'body', localized: true });
+    const { issues } = checkRecordValues(
+      [title, body],
+      { title: { en: 'x', it: 'y' }, body: { en: 'z' } },
+      { locales: LOCALES, allLocalesRequired: false },
+    );
+    assert.deepEqual(
+      issues.map((i) => [i.field, i.code, i.required_locales]),
+      [['body', 'INVALID_LOCALES', ['en', 'it']]],
+    );
+  });
+
+  test('a defaulted value takes the record’s locales', () => {
+    const { issues, value } = checkRecordValue(
+      title,
+      { en: 'Default', it: 'Predefinito', fr: null },
+      { locales: LOCALES, recordLocales: ['it'], defaulted: true },
+    );
+    assert.deepEqual(issues, []);
+    assert.deepEqual(value, { it: 'Predefinito' });
+  });
+
+  test('an empty links, gallery or modular content value is [], in each locale', () => {
+    for (const fieldType of ['links', 'gallery', 'rich_text'] as const) {
+      assert.deepEqual(check(field(fieldType), null).value, [], fieldType);
+      assert.deepEqual(check(field(fieldType), undefined).value, [], fieldType);
+      const localized = field(fieldType, { localized: true });
+      assert.deepEqual(check(localized, { en: null, it: [] }, ['en', 'it']).value, {
+        en: [],
+        it: [],
+      });
+    }
+    assert.equal(check(field('link'), null).value, null);
+    // An empty list is empty for every rule: `size` judges a list holding something.
+    const sized = field('links', { validators: { size: { min: 2 } } });
+    assert.deepEqual(check(sized, []).issues, []);
+    assert.equal(check(sized, [REC1]).issues[0]?.code, 'VALIDATION_SIZE');
+    const required = field('links', { validators: { required: {} } });
+    assert.equal(check(required, null).issues[0]?.code, 'VALIDATION_REQUIRED');
   });
 
   test('an omitted localized value is empty in every record locale', () => {

@@ -10,6 +10,7 @@ import * as schemaVersion from './0009_schema_version.ts';
 import * as itemStages from './0010_item_stages.ts';
 import * as scheduleSelection from './0011_schedule_selection.ts';
 import * as recordAnnouncements from './0012_record_announcements.ts';
+import * as emptyLists from './0013_empty_lists.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -30,4 +31,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0010_item_stages': itemStages,
   '0011_schedule_selection': scheduleSelection,
   '0012_record_announcements': recordAnnouncements,
+  '0013_empty_lists': emptyLists,
 };

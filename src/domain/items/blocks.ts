@@ -132,9 +132,26 @@ export class BlockSession {
       ...Object.fromEntries(Object.entries(sent).filter(([key]) => known.has(key))),
     };
     try {
+      const given = Object.keys(sent).filter((key) => known.has(key));
       const values = await checkItemValues(
         this.db,
-        { model, fields, locales: this.locales, itemId: blockId, attributes, blocks: this },
+        {
+          model,
+          fields,
+          locales: this.locales,
+          itemId: blockId,
+          attributes,
+          blocks: this,
+          // Like a record's: a new block's defaults follow its sent locales; an updated
+          // block's kept values keep theirs.
+          ...(stored
+            ? { sent: new Set(given) }
+            : {
+                defaulted: new Set(
+                  fields.map((field) => field.api_key).filter((key) => !given.includes(key)),
+                ),
+              }),
+        },
         unknownKeys,
       );
       this.writes.set(blockId, { id: blockId, item_type_id: model.id, values });

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { blockIdValues } from '../../presenters/item-blocks.ts';
 import type { FieldIssue, ValidationCode } from '../errors.ts';
+import { orEmpty } from '../fields/field-types/empty-values.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
 import { checkRecordValues } from '../fields/field-types/record-values.ts';
 import { byApiKey } from './block-schema.ts';
@@ -8,7 +9,9 @@ import type { ItemField } from './model-fields.ts';
 
 // A record's content split the way selective publishing splits it: one part per locale
 // (every localized field's value in that locale) and the non-localized part. Values are
-// keyed by field id, as stored; a localized value is keyed by the record's locales.
+// keyed by field id, as stored; a localized value is keyed by the record's locales, which
+// every localized field of a record shares (record-values.ts): the record's locale set is
+// read from its values (localesOf), never stored apart from them.
 
 type Values = Record<string, unknown>;
 
@@ -180,13 +183,19 @@ export function publishSelected(
   const result: Values = {};
   for (const field of fields) {
     if (!field.localized) {
-      result[field.id] = (selection.nonLocalized ? current : published)?.[field.id] ?? null;
+      result[field.id] = orEmpty(
+        field.field_type,
+        (selection.nonLocalized ? current : published)?.[field.id],
+      );
       continue;
     }
     const source = (locale: string) =>
       selection.locales.includes(locale) ? current : (published ?? {});
     result[field.id] = Object.fromEntries(
-      locales.map((locale) => [locale, localizedValue(source(locale), field)?.[locale] ?? null]),
+      locales.map((locale) => [
+        locale,
+        orEmpty(field.field_type, localizedValue(source(locale), field)?.[locale]),
+      ]),
     );
   }
   return result;

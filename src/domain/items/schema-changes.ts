@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { withWrites } from '../../db/carried-writes.ts';
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, FieldRow } from '../../db/schema.ts';
 import { siteLocales } from '../fields/check-context.ts';
-import { convertValue, type FieldType } from '../fields/field-types/index.ts';
+import { convertValue, emptyValue, type FieldType, orEmpty } from '../fields/field-types/index.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
 import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-removal.ts';
 import { invalidRecordsOf, refreshRecords, type StoredValues } from './refresh.ts';
@@ -34,19 +34,46 @@ export type ValueHolders = { records: boolean; blocks: boolean };
  * with validators, records its default breaks become invalid. Blocks of a block model get
  * its default too. `holders` says which of the two tables has rows of the model: a table
  * without any is left alone (a model's first fields usually come before its records).
+ * A localized default takes each record's locales (those of its other localized values),
+ * as a create's omitted fields do; a record with no localized value yet takes it whole.
  */
 export async function fillNewField(
   trx: EnvTrx,
-  field: Pick<FieldRow, 'id' | 'item_type_id' | 'default_value' | 'validators'>,
+  field: Pick<
+    FieldRow,
+    'id' | 'item_type_id' | 'default_value' | 'validators' | 'field_type' | 'localized'
+  >,
   holders: ValueHolders,
 ): Promise<void> {
-  const entry = sql`jsonb_build_object(${field.id}::text, ${JSON.stringify(field.default_value ?? null)}::jsonb)`;
+  const fallback = JSON.stringify(emptyValue(field.field_type));
+  const whole = JSON.stringify(filledDefault(field));
+  const other = field.localized
+    ? await trx
+        .selectFrom('fields')
+        .select('id')
+        .where('item_type_id', '=', field.item_type_id)
+        .where('localized', '=', true)
+        .where('id', '!=', field.id)
+        .orderBy('seq')
+        .limit(1)
+        .executeTakeFirst()
+    : undefined;
+  // The default in the locales the value `column` holds for another localized field.
+  const entryIn = (column: RawBuilder<unknown>) => {
+    const value = other
+      ? sql`CASE WHEN jsonb_typeof(${column} -> ${other.id}::text) = 'object'
+          THEN coalesce((SELECT jsonb_object_agg(k, coalesce(${whole}::jsonb -> k, ${fallback}::jsonb))
+                         FROM jsonb_object_keys(${column} -> ${other.id}::text) AS k), '{}'::jsonb)
+          ELSE ${whole}::jsonb END`
+      : sql`${whole}::jsonb`;
+    return sql`jsonb_build_object(${field.id}::text, ${value})`;
+  };
   if (holders.records) {
     await trx
       .updateTable('items')
       .set({
-        item_values: sql`item_values || ${entry}`,
-        published_values: sql`CASE WHEN published_values IS NULL THEN NULL ELSE published_values || ${entry} END`,
+        item_values: sql`item_values || ${entryIn(sql.ref('item_values'))}`,
+        published_values: sql`CASE WHEN published_values IS NULL THEN NULL ELSE published_values || ${entryIn(sql.ref('published_values'))} END`,
       })
       .where('item_type_id', '=', field.item_type_id)
       .execute();
@@ -54,11 +81,23 @@ export async function fillNewField(
   if (holders.blocks) {
     await trx
       .updateTable('blocks')
-      .set({ item_values: sql`item_values || ${entry}` })
+      .set({ item_values: sql`item_values || ${entryIn(sql.ref('item_values'))}` })
       .where('item_type_id', '=', field.item_type_id)
       .execute();
   }
   if (holders.records && hasValidators(field)) await refreshRecords(trx, field.item_type_id);
+}
+
+/** A field's default as records hold it: empty as its type is, in each locale when localized. */
+function filledDefault(field: Pick<FieldRow, 'default_value' | 'field_type' | 'localized'>) {
+  const value = field.default_value ?? null;
+  if (!field.localized || !isPlainObject(value)) return orEmpty(field.field_type, value);
+  return Object.fromEntries(
+    Object.entries(value).map(([locale, inLocale]) => [
+      locale,
+      orEmpty(field.field_type, inLocale),
+    ]),
+  );
 }
 
 /**
@@ -124,15 +163,37 @@ export async function followFieldUpdate(
   if (!reachesValues(before, after)) return;
   const typeChanged = after.field_type !== before.field_type;
   const localizedChanged = after.localized !== before.localized;
-  const mainLocale = localizedChanged ? ((await siteLocales(trx))[0] ?? '') : '';
+  const siteOrder = localizedChanged ? await siteLocales(trx) : [];
+  const mainLocale = siteOrder[0] ?? '';
+  const otherLocalized = localizedChanged
+    ? (
+        await trx
+          .selectFrom('fields')
+          .select('id')
+          .where('item_type_id', '=', after.item_type_id)
+          .where('localized', '=', true)
+          .where('id', '!=', after.id)
+          .execute()
+      ).map((row) => row.id)
+    : [];
   const convert = (value: unknown) =>
-    typeChanged
-      ? convertValue(before.field_type as FieldType, after.field_type as FieldType, value)
-      : value;
-  const relocalize = (value: unknown) => {
+    orEmpty(
+      after.field_type,
+      typeChanged
+        ? convertValue(before.field_type as FieldType, after.field_type as FieldType, value)
+        : value,
+    );
+  const relocalize = (value: unknown, values: StoredValues) => {
     if (!localizedChanged) return value;
-    if (after.localized) return { [mainLocale]: value ?? null };
-    return isPlainObject(value) ? (value[mainLocale] ?? null) : null;
+    if (!after.localized)
+      return orEmpty(after.field_type, isPlainObject(value) ? value[mainLocale] : null);
+    // The record's locales are those of its other localized values (else the main one):
+    // the value goes to the main locale, or the record's first when it is not in it.
+    const locales = recordLocalesIn(otherLocalized, values, siteOrder) ?? [mainLocale];
+    const home = locales.includes(mainLocale) ? mainLocale : locales[0];
+    return Object.fromEntries(
+      locales.map((locale) => [locale, locale === home ? value : emptyValue(after.field_type)]),
+    );
   };
   if (localizedChanged && !after.localized)
     await deleteBlocksHeldBy(trx, { ...after, localized: true }, [mainLocale]);
@@ -140,11 +201,21 @@ export async function followFieldUpdate(
     Object.hasOwn(values, after.id)
       ? {
           ...values,
-          [after.id]: relocalize(eachValue(before.localized, values[after.id], convert)),
+          [after.id]: relocalize(eachValue(before.localized, values[after.id], convert), values),
         }
       : values;
   await refreshRecords(trx, after.item_type_id, rewrite);
   await rewriteBlocks(trx, after.item_type_id, rewrite);
+}
+
+/** The locales of the first of these localized values the record holds, in site order. */
+function recordLocalesIn(
+  fieldIds: readonly string[],
+  values: StoredValues,
+  siteOrder: readonly string[],
+): string[] | undefined {
+  const value = fieldIds.map((id) => values[id]).find(isPlainObject);
+  return value && siteOrder.filter((locale) => Object.hasOwn(value, locale));
 }
 
 /** Rewrites the values of every block of a block model (blocks have no validity to keep). */
@@ -172,11 +243,11 @@ async function rewriteBlocks(
 /**
  * The site's locales changed: every localized value keeps the locales still in the site
  * and drops the others, and the blocks a dropped locale's value held (with the blocks inside
- * them) are deleted. A record is in the main locale, and in every locale when its
- * model has `all_locales_required`: those locales get a key (null: a new locale's default
- * is null) when the value lacks it. Other records stay out of a new locale, as records
- * saved in some locales only do. Validity is recomputed (a required value missing in a
- * new locale makes its record invalid).
+ * them) are deleted. A record of a model with `all_locales_required` is in every locale: a
+ * new locale gets a key (empty: a new locale's default is empty). Other records stay out of
+ * a new locale, as records saved in some locales only do; one left in no locale at all is
+ * put in the main locale (empty), so that it stays in some locale. Validity is recomputed
+ * (a required value missing in a new locale makes its record invalid).
  */
 export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string[]): Promise<void> {
   const fields = await trx
@@ -203,14 +274,14 @@ export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string
   // (a stored value names its blocks by id; published values hold theirs inline).
   const dropped: string[] = [];
   for (const [itemTypeId, model] of byModel) {
-    const reshape = (value: unknown) => {
+    const reshape = (value: unknown, fieldType: string) => {
       const byLocale = isPlainObject(value) ? value : {};
+      const kept = locales.filter((locale) => model.allLocales || Object.hasOwn(byLocale, locale));
       return Object.fromEntries(
-        locales
-          .filter(
-            (locale, index) => model.allLocales || index === 0 || Object.hasOwn(byLocale, locale),
-          )
-          .map((locale) => [locale, byLocale[locale] ?? null]),
+        (kept.length > 0 ? kept : locales.slice(0, 1)).map((locale) => [
+          locale,
+          orEmpty(fieldType, byLocale[locale]),
+        ]),
       );
     };
     const rewrite = (values: StoredValues) => {
@@ -218,7 +289,9 @@ export async function reshapeRecordLocales(trx: EnvTrx, locales: readonly string
         dropped.push(...blockIdsHeld({ ...field, localized: true }, values[field.id], locales));
       return {
         ...values,
-        ...Object.fromEntries(model.fields.map(({ id }) => [id, reshape(values[id])])),
+        ...Object.fromEntries(
+          model.fields.map(({ id, field_type }) => [id, reshape(values[id], field_type)]),
+        ),
       };
     };
     await refreshRecords(trx, itemTypeId, rewrite);

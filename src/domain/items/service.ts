@@ -329,9 +329,13 @@ export async function createInTransaction(
       Object.hasOwn(sent, field.api_key) ? sent[field.api_key] : field.default_value,
     ]),
   );
+  // The omitted fields' defaults follow the locales the sent values give the record.
+  const defaulted = new Set(
+    fields.filter((field) => !Object.hasOwn(sent, field.api_key)).map((field) => field.api_key),
+  );
   const { blocks, values, snapshot, json, snapshotJson } = await checkedValues(
     trx,
-    { model, fields, locales, itemId: id, attributes },
+    { model, fields, locales, itemId: id, attributes, defaulted },
     unknownKeys,
   );
   const published = !model.draft_mode_active;
@@ -454,7 +458,7 @@ export async function updateItem(
     const attributes = { ...byApiKey(fields, before.item_values), ...sent };
     const { blocks, values, snapshot, json, snapshotJson } = await checkedValues(
       trx,
-      { model, fields, locales, itemId: id, attributes },
+      { model, fields, locales, itemId: id, attributes, sent: new Set(Object.keys(sent)) },
       unknownKeys,
     );
     const published = !model.draft_mode_active;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { type FieldIssue, type ValidationCode, ValidationFailed } from '../errors.ts';
+import { emptyValue } from '../fields/field-types/empty-values.ts';
 import { validatorCode } from '../fields/field-types/record-value-rules.ts';
 import {
   checkRecordValues,
@@ -21,6 +22,10 @@ export type ValuesToCheck = {
   itemId: string;
   /** The whole record's values by api_key: stored or default values already filled in. */
   attributes: Record<string, unknown>;
+  /** The api_keys whose value is the field's default (a create's omitted fields). */
+  defaulted?: ReadonlySet<string>;
+  /** An update's sent api_keys (the others keep their stored values and locales). */
+  sent?: ReadonlySet<string>;
   /** The record's blocks, when its model (or block model) has fields holding blocks. */
   blocks?: BlockSession;
 };
@@ -131,6 +136,8 @@ export async function checkItemValues(
   const checked = checkRecordValues(input.fields, attributes, {
     locales: input.locales,
     allLocalesRequired: input.model.all_locales_required,
+    ...(input.defaulted ? { defaulted: input.defaulted } : {}),
+    ...(input.sent ? { sent: input.sent } : {}),
   });
   const issues: FieldIssue[] = unknownKeys.map((key) => ({
     field: key,
@@ -146,6 +153,7 @@ export async function checkItemValues(
   }
   if (issues.length > 0) throw new ValidationFailed('Item', issues);
   const values: Record<string, unknown> = {};
-  for (const field of input.fields) values[field.id] = checked.values[field.api_key] ?? null;
+  for (const field of input.fields)
+    values[field.id] = checked.values[field.api_key] ?? emptyValue(field.field_type);
   return values;
 }

@@ -14,6 +14,7 @@ export { type BlockRef, noReferences, type ValueReferences } from './block-refs.
 export { convertFieldType, convertValue } from './conversion.ts';
 export { convertLocalization, emptyDefaultValue } from './default-values.ts';
 export { defaultAppearance } from './editors.ts';
+export { emptyValue, isListType, orEmpty } from './empty-values.ts';
 export {
   type DeferredCheck,
   isBlank,

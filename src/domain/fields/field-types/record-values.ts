@@ -14,12 +14,14 @@
  * - `deferred`: what needs the database — `unique` values, link targets and their models,
  *   blocks and their models, uploads' metadata — each with the field and locale it came from.
  * - `value`: what to store: localized values keyed by the record's locales in site order,
- *   `sanitized_html` values cleaned when the validator says `sanitize_before_validation`.
+ *   `sanitized_html` values cleaned when the validator says `sanitize_before_validation`,
+ *   an empty value as its type holds it (`[]` for links, gallery and modular content).
  *
  * Null is always a valid shape (empty); emptiness is the `required` validator's business.
  * Until uploads exist, a value naming an upload (file, gallery entry, seo image) is refused.
  */
 import { noReferences, type ValueReferences } from './block-refs.ts';
+import { emptyValue, isListType } from './empty-values.ts';
 import { sanitizeHtml } from './html-safety.ts';
 import { isPlainObject, ownValue, quoteList } from './problems.ts';
 import {
@@ -47,6 +49,13 @@ export type RecordValueContext = {
   locales: readonly string[];
   /** The locales the record is in (see recordLocales); a localized value is checked in each. */
   recordLocales: readonly string[];
+  /** The model's `all_locales_required`: the record's locales are every site locale. */
+  allLocalesRequired?: boolean;
+  /**
+   * The value is the field's default, which a write fills in for a field it does not send:
+   * keyed by every site locale, it takes the record's locales instead of having to match.
+   */
+  defaulted?: boolean;
 };
 
 /** One problem of one value: the `details` of a DatoCMS-like INVALID_FIELD error. */
@@ -111,6 +120,8 @@ function naming(field: RecordField, locale?: string) {
   };
 }
 
+const isEmptyList = (value: unknown) => Array.isArray(value) && value.length === 0;
+
 /** One value (one locale's, for localized fields). */
 function checkOne(
   field: RecordField,
@@ -126,7 +137,11 @@ function checkOne(
       ...(validator ? { validator } : {}),
     });
 
-  const value = raw === undefined ? null : sanitized(field, raw);
+  const value =
+    raw === undefined || raw === null ? emptyValue(field.field_type) : sanitized(field, raw);
+  // An empty list is the type's empty value, as null is for other types: the same for
+  // every rule (a `size` minimum judges a list that holds something).
+  const empty = value === null || (isListType(field.field_type) && isEmptyList(value));
   const refs: ValueReferences = noReferences();
   if (value !== null) {
     const shapeProblem = RECORD_VALUE_SHAPES[field.field_type](value, refs);
@@ -140,7 +155,7 @@ function checkOne(
     }
   }
   for (const [name, rule, params] of rulesOf(field)) {
-    if (value === null && rule.sees === 'values') continue;
+    if (empty && rule.sees === 'values') continue;
     const outcome = rule.check({ value, params, refs });
     if (outcome === null) continue;
     if ('problem' in outcome) issue(validatorCode(name), outcome.problem, name);
@@ -192,18 +207,15 @@ export function checkRecordValue(
   }
   const keys = Object.keys(byLocale);
   const unknown = keys.filter((key) => !context.locales.includes(key));
-  // A locale the record is not in may be named only to say "empty" (e.g. a default value
-  // keyed by every site locale); a locale it is in but the value leaves out is empty too.
-  const extra = keys.filter(
-    (key) => context.locales.includes(key) && !wanted.includes(key) && byLocale[key] !== null,
-  );
   if (unknown.length > 0)
     localeIssue(
       `unknown locale ${quoteList(unknown)} (site locales: ${quoteList(context.locales)})`,
     );
-  if (extra.length > 0)
+  else if (value !== undefined && !context.defaulted && !sameLocales(keys, wanted))
     localeIssue(
-      `has values for ${quoteList(extra)}, which are not locales of this record (${quoteList(wanted)})`,
+      context.allLocalesRequired
+        ? `has locales ${quoteList(keys)}, but the model requires every site locale (${quoteList(wanted)})`
+        : `has locales ${quoteList(keys)}, but the record's localized fields are in ${quoteList(wanted)}: every localized field of a record has the same locales (to add or remove a locale, send every localized field with it)`,
     );
   result.value = Object.fromEntries(
     wanted.map((locale) => [locale, checkOne(field, ownValue(byLocale, locale), locale, result)]),
@@ -211,17 +223,36 @@ export function checkRecordValue(
   return result;
 }
 
+function sameLocales(keys: readonly string[], wanted: readonly string[]): boolean {
+  return keys.length === wanted.length && wanted.every((locale) => keys.includes(locale));
+}
+
 export type RecordLocalesOptions = {
   /** The environment's locales, in order; the first is the main one. */
   locales: readonly string[];
   /** The model's `all_locales_required`. */
   allLocalesRequired: boolean;
+  /**
+   * The api_keys of fields whose value the write takes from the field's default (a create's
+   * omitted fields): they follow the record's locales rather than name them.
+   */
+  defaulted?: ReadonlySet<string>;
+  /**
+   * An update's sent api_keys: the localized fields it leaves out keep the record's stored
+   * locales, which the sent ones must then match; a write changes a record's locales only by
+   * sending every localized field with them.
+   */
+  sent?: ReadonlySet<string>;
 };
 
 /**
- * The locales a record is in. `all_locales_required` models: every site locale. Others: the
- * first locale (spec 09 §3 PROPOSAL) plus every site locale in which some localized value is
- * not null. In site order.
+ * The locales a record is in: the locale keys of its localized values, which every
+ * localized field of a record shares (DatoCMS: "you can just define a subset of them, as
+ * long as all localized fields express the exact same subset"), in site order.
+ * `all_locales_required` models: every site locale. The keys come from the first
+ * localized value that names them (on an update, one the update leaves as stored);
+ * defaults name none, so a record given no localized value is in every site locale, as
+ * its defaults are.
  */
 export function recordLocales(
   fields: readonly RecordField[],
@@ -229,14 +260,17 @@ export function recordLocales(
   options: RecordLocalesOptions,
 ): string[] {
   if (options.allLocalesRequired) return [...options.locales];
-  const named = new Set<string>(options.locales.slice(0, 1));
-  for (const field of fields) {
-    const value = field.localized ? ownValue(attributes, field.api_key) : undefined;
-    if (!isPlainObject(value)) continue;
-    for (const [key, localeValue] of Object.entries(value))
-      if (localeValue !== null) named.add(key);
-  }
-  return options.locales.filter((locale) => named.has(locale));
+  const naming = fields.filter(
+    (field) =>
+      field.localized &&
+      !options.defaulted?.has(field.api_key) &&
+      isPlainObject(ownValue(attributes, field.api_key)),
+  );
+  const kept = naming.filter((field) => options.sent && !options.sent.has(field.api_key));
+  const first = kept[0] ?? naming[0];
+  if (!first) return [...options.locales];
+  const keys = Object.keys(ownValue(attributes, first.api_key) as Record<string, unknown>);
+  return options.locales.filter((locale) => keys.includes(locale));
 }
 
 /**
@@ -255,12 +289,16 @@ export function checkRecordValues(
   recordLocales: string[];
 } {
   const locales = recordLocales(fields, attributes, options);
-  const context = { locales: options.locales, recordLocales: locales };
   const issues: RecordValueIssue[] = [];
   const deferred: FieldDeferredCheck[] = [];
   const values: Record<string, unknown> = {};
   for (const field of fields) {
-    const checked = checkRecordValue(field, ownValue(attributes, field.api_key), context);
+    const checked = checkRecordValue(field, ownValue(attributes, field.api_key), {
+      locales: options.locales,
+      recordLocales: locales,
+      allLocalesRequired: options.allLocalesRequired,
+      defaulted: options.defaulted?.has(field.api_key) ?? false,
+    });
     issues.push(...checked.issues);
     deferred.push(...checked.deferred);
     values[field.api_key] = checked.value;
