@@ -1,5 +1,5 @@
 import type { ItemRow, ItemTypeRow } from '../db/schema.ts';
-import { orEmpty } from '../domain/fields/field-types/empty-values.ts';
+import { withEmptyValues } from '../domain/fields/field-types/empty-values.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /** What presenting a record needs of each field of its model. */
@@ -11,28 +11,17 @@ export type PresentedField = {
 };
 
 /**
- * A field's value as the API gives it: empty as its type is (`[]` for links, gallery and
- * modular content, which the client types as lists, else null), in each locale of a
- * localized value. Values stored before lists were kept as `[]` read the same way.
+ * Values by field id as attributes by api_key, every field present and empty as its type
+ * is (`[]` for links, gallery and modular content, which the client types as lists, else
+ * null), in each locale of a localized value: values stored before lists were kept as `[]`
+ * read the same way.
  */
-export function presentedValue(field: PresentedField, value: unknown): unknown {
-  if (!field.localized || typeof value !== 'object' || value === null || Array.isArray(value))
-    return field.localized ? (value ?? null) : orEmpty(field.field_type, value);
-  return Object.fromEntries(
-    Object.entries(value).map(([locale, inLocale]) => [
-      locale,
-      orEmpty(field.field_type, inLocale),
-    ]),
-  );
-}
-
-/** Values by field id as attributes by api_key, every field present (presentedValue). */
 export function presentedAttributes(
   fields: readonly PresentedField[],
   values: Record<string, unknown>,
 ): Record<string, unknown> {
   const attributes: Record<string, unknown> = {};
-  for (const field of fields) attributes[field.api_key] = presentedValue(field, values[field.id]);
+  for (const field of fields) attributes[field.api_key] = withEmptyValues(field, values[field.id]);
   return attributes;
 }
 

@@ -236,6 +236,32 @@ describe('publishing by locale works on the record’s locales', () => {
   });
 });
 
+describe('publishing a locale the record is not in', () => {
+  test('publishes nothing in it: a selection of only such locales leaves the record as it is', async () => {
+    const model = await localizedModel({ draft: true });
+    const record = await client.items.create({
+      item_type: itemTypeRef(model.id),
+      title: { it: 'Ciao' },
+    });
+    const answered = await client.items.publish(record.id, {
+      type: 'selective_publish_operation',
+      content_in_locales: ['en'],
+      non_localized_content: false,
+    });
+    assert.equal(answered.meta.status, 'draft');
+    assert.equal((await client.items.find(record.id)).meta.published_at, null);
+    const state = await client.items.currentVsPublishedState(record.id);
+    assert.deepEqual(state.published_version_locales, []);
+    // With locales it is in, those are published.
+    const published = await client.items.publish(record.id, {
+      type: 'selective_publish_operation',
+      content_in_locales: ['en', 'it'],
+      non_localized_content: true,
+    });
+    assert.equal(published.meta.status, 'published');
+  });
+});
+
 describe('site locale changes keep each record’s locales', () => {
   test('a new main locale does not enter records; a record left in no locale gets it', async () => {
     const model = await localizedModel();

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { emptyValue, withEmptyValues } from '../fields/field-types/empty-values.ts';
 import type { ItemField } from './model-fields.ts';
 import type { ContentPart } from './permission-entries.ts';
 
@@ -49,15 +50,17 @@ type LocaleDiffers = (
   a: Record<string, unknown>,
   b: Record<string, unknown>,
   locale: string,
+  /** The field type's empty value. */
+  empty: unknown,
 ) => boolean;
 
 /** A write's: the locale given, taken away, or holding another value. */
 const localeChanged: LocaleDiffers = (a, b, locale) =>
   !Object.hasOwn(a, locale) || !Object.hasOwn(b, locale) || !sameContent(a[locale], b[locale]);
 
-/** A create's: a missing locale is the null the record holds there. */
-const localeDiffersFromDefault: LocaleDiffers = (a, b, locale) =>
-  !sameContent(a[locale] ?? null, b[locale] ?? null);
+/** A create's: a missing locale is the empty value the record holds there. */
+const localeDiffersFromDefault: LocaleDiffers = (a, b, locale, empty) =>
+  !sameContent(a[locale] ?? empty, b[locale] ?? empty);
 
 /**
  * The parts of one field that differ between two of its values: the field, when it is not
@@ -69,12 +72,14 @@ function partsDiffering(
   b: unknown,
   localeDiffers: LocaleDiffers,
 ): ContentPart[] {
+  // Null and `[]` are the same empty list value (empty-values.ts).
+  const [aValue, bValue] = [withEmptyValues(field, a), withEmptyValues(field, b)];
   if (!field.localized)
-    return sameContent(a ?? null, b ?? null) ? [] : [{ field: field.api_key, locale: null }];
-  const aByLocale = byLocale(a ?? null);
-  const bByLocale = byLocale(b ?? null);
+    return sameContent(aValue, bValue) ? [] : [{ field: field.api_key, locale: null }];
+  const aByLocale = byLocale(aValue);
+  const bByLocale = byLocale(bValue);
   return [...new Set([...Object.keys(aByLocale), ...Object.keys(bByLocale)])]
-    .filter((locale) => localeDiffers(aByLocale, bByLocale, locale))
+    .filter((locale) => localeDiffers(aByLocale, bByLocale, locale, emptyValue(field.field_type)))
     .map((locale) => ({ field: field.api_key, locale }));
 }
 

@@ -49,6 +49,24 @@ function checkLocalesExist(requested: readonly string[], locales: readonly strin
 }
 
 /**
+ * The part of a selection the record holds: a selected locale it is in neither now nor as
+ * published has nothing to publish (a record is in the locales its values hold, which need
+ * not be every site locale), so it is left out rather than publishing an empty locale.
+ */
+function heldSelection(
+  fields: readonly ItemField[],
+  before: StoredItem,
+  selection: ContentSelection,
+  locales: readonly string[],
+): ContentSelection {
+  const held = new Set([
+    ...localesOf(fields, before.item_values, locales),
+    ...localesOf(fields, before.published_values, locales),
+  ]);
+  return { ...selection, locales: selection.locales.filter((locale) => held.has(locale)) };
+}
+
+/**
  * Publishes the record's current version (spec 09 §3 Drafts), or with a selection only
  * some of its locales and/or its non-localized content: the other parts keep what was
  * published. Values saved valid were validated when saved, so publishing copies them,
@@ -81,9 +99,11 @@ export async function publishInTransaction(
     creator,
   } = await findRecordOrFail(tx, id);
   await options.gate?.(tx, [id]);
+  if (selection) checkLocalesExist(selection.locales, locales);
+  const held = selection && heldSelection(fields, before, selection, locales);
   // A selection of nothing is not refused (DatoCMS documents no such rule): it publishes
   // nothing, so the record, its parents and its events stay as they are.
-  if (selection && selection.locales.length === 0 && !selection.nonLocalized)
+  if (held && held.locales.length === 0 && !held.nonLocalized)
     return eventEntityOf(before, model, fields, await storedSnapshot(tx.db, before, fields)).plain;
   if (model.tree && before.parent_id !== null) {
     const parents = await unpublishedAncestors(tx.db, id);
@@ -98,9 +118,8 @@ export async function publishInTransaction(
       await publishInTransaction(tx, parent, undefined, { gate: options.gate });
   }
   const validity = { locales, allLocalesRequired: model.all_locales_required };
-  if (selection) {
-    checkLocalesExist(selection.locales, locales);
-    const issues = selectedIssues(fields, before.item_values, validity, selection);
+  if (held) {
+    const issues = selectedIssues(fields, before.item_values, validity, held);
     if (issues.length > 0) throw new ValidationFailed('Item', issues);
   } else if (!before.current_valid)
     // An invalid record cannot be published: checking it names what is wrong.
@@ -120,15 +139,15 @@ export async function publishInTransaction(
   ]);
   const current = snapshots[0] ?? {};
   // The published values hold their blocks inline, as they are now (migration 0007).
-  const published = selection
-    ? publishSelected(fields, current, before.published_values, selection, locales)
+  const published = held
+    ? publishSelected(fields, current, before.published_values, held, locales)
     : current;
   // A role limited to some content (localization_scope) may publish only those values.
   await options.gate?.(tx, [id], () => publishedChanges(fields, before, published));
   const whole = isDeepStrictEqual(published, current);
   const now = new Date();
   const changes = {
-    current_valid: selection ? before.current_valid : true,
+    current_valid: held ? before.current_valid : true,
     published_valid: whole ? true : snapshotValid(fields, published, validity),
     published_version_id: before.current_version_id,
     status: whole ? ('published' as const) : ('updated' as const),

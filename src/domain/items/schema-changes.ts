@@ -4,7 +4,13 @@ import type { EnvTrx } from '../../db/environment-scope.ts';
 import { executePrepared } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, FieldRow } from '../../db/schema.ts';
 import { siteLocales } from '../fields/check-context.ts';
-import { convertValue, emptyValue, type FieldType, orEmpty } from '../fields/field-types/index.ts';
+import {
+  convertValue,
+  emptyValue,
+  type FieldType,
+  orEmpty,
+  withEmptyValues,
+} from '../fields/field-types/index.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
 import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-removal.ts';
 import { invalidRecordsOf, refreshRecords, type StoredValues } from './refresh.ts';
@@ -46,7 +52,7 @@ export async function fillNewField(
   holders: ValueHolders,
 ): Promise<void> {
   const fallback = JSON.stringify(emptyValue(field.field_type));
-  const whole = JSON.stringify(filledDefault(field));
+  const whole = JSON.stringify(withEmptyValues(field, field.default_value));
   const other = field.localized
     ? await trx
         .selectFrom('fields')
@@ -86,18 +92,6 @@ export async function fillNewField(
       .execute();
   }
   if (holders.records && hasValidators(field)) await refreshRecords(trx, field.item_type_id);
-}
-
-/** A field's default as records hold it: empty as its type is, in each locale when localized. */
-function filledDefault(field: Pick<FieldRow, 'default_value' | 'field_type' | 'localized'>) {
-  const value = field.default_value ?? null;
-  if (!field.localized || !isPlainObject(value)) return orEmpty(field.field_type, value);
-  return Object.fromEntries(
-    Object.entries(value).map(([locale, inLocale]) => [
-      locale,
-      orEmpty(field.field_type, inLocale),
-    ]),
-  );
 }
 
 /**

@@ -21,3 +21,21 @@ export function emptyValue(fieldType: string): unknown {
 export function orEmpty(fieldType: string, value: unknown): unknown {
   return value === null || value === undefined ? emptyValue(fieldType) : value;
 }
+
+/**
+ * A field's whole value with null and missing read as empty: in each locale of a localized
+ * value (a localized value that is not an object is left as it is).
+ */
+export function withEmptyValues(
+  field: { field_type: string; localized: boolean },
+  value: unknown,
+): unknown {
+  if (!field.localized) return orEmpty(field.field_type, value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value ?? null;
+  return Object.fromEntries(
+    Object.entries(value).map(([locale, inLocale]) => [
+      locale,
+      orEmpty(field.field_type, inLocale),
+    ]),
+  );
+}

@@ -14,7 +14,7 @@ export { type BlockRef, noReferences, type ValueReferences } from './block-refs.
 export { convertFieldType, convertValue } from './conversion.ts';
 export { convertLocalization, emptyDefaultValue } from './default-values.ts';
 export { defaultAppearance } from './editors.ts';
-export { emptyValue, isListType, orEmpty } from './empty-values.ts';
+export { emptyValue, isListType, orEmpty, withEmptyValues } from './empty-values.ts';
 export {
   type DeferredCheck,
   isBlank,
