@@ -7,6 +7,7 @@ import {
   qualifiedTable,
   scopedTransaction,
 } from '../../src/db/environment-scope.ts';
+import { LOOPBACK } from '../support/delivery-fixtures.ts';
 import {
   buildBlockModel,
   buildField,
@@ -15,14 +16,16 @@ import {
   buildWebhook,
   itemTypeRef,
 } from '../support/factories.ts';
+import { useReceiver } from '../support/receiver.ts';
 import { useTestServer } from '../support/server.ts';
 
 // What a record holds when it holds nothing, as the official client types each field:
 // `LinksFieldValue = string[]`, `GalleryFieldValue = Array<…>`, `RichTextFieldValue =
 // string[]` are lists, never null; every other type's value is `… | null`.
 
-const server = useTestServer();
+const server = useTestServer({ webhookAllow: LOOPBACK });
 const client = server.client();
+const receiver = useReceiver();
 
 /** A model with an empty-able field of every type, and the list-typed ones localized too. */
 async function modelWithEveryEmptyField() {
@@ -134,14 +137,20 @@ describe('empty values read as the client types them', () => {
 
   test('webhook payloads carry [] too', async () => {
     const { model, nullableKeys } = await modelWithEveryEmptyField();
-    const webhook = await buildWebhook(client, {
+    await buildWebhook(client, {
+      url: `${receiver.url}/empty-values`,
       events: [{ entity_type: 'item', event_types: ['create'], filters: [] }],
+      auto_retry: false,
     });
     const record = await client.items.create({ item_type: itemTypeRef(model.id) });
-    const calls = await client.webhookCalls.list({
-      filter: { fields: { webhook_id: { eq: webhook.id } } },
-    });
-    const payload = JSON.parse(String(calls[0]?.request_payload));
+    const deadline = Date.now() + 60_000;
+    let request = receiver.requests.find((r) => r.path === '/empty-values');
+    while (!request) {
+      assert.ok(Date.now() < deadline, 'the webhook was not delivered');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      request = receiver.requests.find((r) => r.path === '/empty-values');
+    }
+    const payload = JSON.parse(request.body);
     assert.equal(payload.entity.id, record.id);
     assertEmpty(payload.entity.attributes, nullableKeys, 'webhook entity');
   });
