@@ -34,8 +34,9 @@ export type ItemListQuery = {
   limit?: number;
 };
 
-function invalidParams(message: string): DomainError {
-  return new DomainError('INVALID_PARAMS', message);
+/** `field`: the parameter refused, when one is (as the edge names a parameter it refuses). */
+function invalidParams(message: string, field?: string): DomainError {
+  return new DomainError('INVALID_PARAMS', message, field === undefined ? undefined : { field });
 }
 
 function commaList(value: string): string[] {
@@ -184,9 +185,12 @@ export async function listItems(
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = query.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
-    throw invalidParams(`page[limit] must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
+    throw invalidParams(
+      `page[limit] must be an integer from 1 to ${MAX_PAGE_LIMIT}`,
+      'page[limit]',
+    );
   if (!Number.isInteger(offset) || offset < 0)
-    throw invalidParams('page[offset] must be a non-negative integer');
+    throw invalidParams('page[offset] must be a non-negative integer', 'page[offset]');
   const version = query.version ?? 'current';
   if (version !== 'current' && version !== 'published')
     throw invalidParams('version must be "current" or "published"');
@@ -198,17 +202,20 @@ export async function listItems(
   let models: ItemTypeRow[] = [];
   if (query.type !== undefined) {
     const keys = commaList(query.type);
-    models = keys.length
-      ? await scope.db
-          .selectFrom('item_types')
-          .selectAll()
-          .where((eb) => eb.or([eb('id', 'in', keys), eb('api_key', 'in', keys)]))
-          .execute()
-      : [];
+    if (keys.length === 0)
+      throw invalidParams(
+        'filter[type] must name at least one model id or api_key',
+        'filter[type]',
+      );
+    models = await scope.db
+      .selectFrom('item_types')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', 'in', keys), eb('api_key', 'in', keys)]))
+      .execute();
     const known = new Set(models.flatMap((model) => [model.id, model.api_key]));
     const unknown = keys.filter((key) => !known.has(key));
     if (unknown.length > 0)
-      throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`);
+      throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`, 'filter[type]');
   }
   const order = query.orderBy ? await orderRules(scope, query.orderBy, models, query.locale) : [];
   const filters =

@@ -55,8 +55,9 @@ const EQUALS_FIELDS: Readonly<Record<string, readonly string[] | null>> = {
 };
 const TIME_FIELDS: readonly string[] = ['created_at', 'last_sent_at', 'next_retry_at'];
 
-function badParam(message: string): DomainError {
-  return new DomainError('INVALID_PARAMS', message);
+/** `field`: the parameter refused, when one is (as the edge names a parameter it refuses). */
+function badParam(message: string, field?: string): DomainError {
+  return new DomainError('INVALID_PARAMS', message, field === undefined ? undefined : { field });
 }
 
 function badFilterField(message: string): DomainError {
@@ -75,7 +76,7 @@ function integerParam(
 ): number {
   if (raw === undefined) return fallback;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < range.min || Number(raw) > range.max)
-    throw badParam(`${name} must be an integer between ${range.min} and ${range.max}`);
+    throw badParam(`${name} must be an integer between ${range.min} and ${range.max}`, name);
   return Number(raw);
 }
 

@@ -47,11 +47,20 @@ function text(query: RawQuery, key: string): string | undefined {
   return value;
 }
 
+/**
+ * A page parameter: digits the database can take as a number (OFFSET and LIMIT are
+ * bigints; past 2^53 a JavaScript number no longer holds the digits sent).
+ */
 function integer(value: unknown, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d+$/.test(value))
-    throw new DomainError('INVALID_PARAMS', `${name} must be a non-negative integer`);
-  return Number(value);
+  const number = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(number))
+    throw new DomainError(
+      'INVALID_PARAMS',
+      `${name} must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}`,
+      { field: name },
+    );
+  return number;
 }
 
 /** `filter[…]`, `page[…]` as qs parses them (the client flattens nested objects). */
