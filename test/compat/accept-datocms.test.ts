@@ -276,3 +276,54 @@ describe('bootstrap roles (spec 12 §7)', () => {
     assert.deepEqual(token.role, { type: 'role', id: editor.id });
   });
 });
+
+describe('link editors with parameters {filters: []} (issue 23)', () => {
+  test('link_select, link_embed, links_select and links_embed accept it, as generated scripts send it', async () => {
+    const target = await buildModel(client);
+    const model = await buildModel(client);
+    const cases = [
+      ['link', 'link_select', 'item_item_type'],
+      ['link', 'link_embed', 'item_item_type'],
+      ['links', 'links_select', 'items_item_type'],
+      ['links', 'links_embed', 'items_item_type'],
+    ] as const;
+    for (const [index, [fieldType, editor, validator]] of cases.entries()) {
+      const field = await client.fields.create(model.id, {
+        label: `Link ${index}`,
+        field_type: fieldType,
+        api_key: `link_n${index}`,
+        validators: {
+          [validator]: {
+            item_types: [target.id],
+            on_publish_with_unpublished_references_strategy: 'fail',
+            on_reference_unpublish_strategy: 'delete_references',
+            on_reference_delete_strategy: 'delete_references',
+          },
+        },
+        appearance: { addons: [], editor, parameters: { filters: [] } },
+      } as never);
+      assert.deepEqual(field.appearance, { editor, parameters: { filters: [] }, addons: [] });
+      const updated = await client.fields.update(field.id, {
+        appearance: { addons: [], editor, parameters: { filters: [] } },
+      } as never);
+      assert.deepEqual(updated.appearance.parameters, { filters: [] }, editor);
+    }
+  });
+
+  test('filters must still be a list, and other parameters are still refused', async () => {
+    const target = await buildModel(client);
+    const model = await buildModel(client);
+    for (const parameters of [{ filters: 'all' }, { filters: [], page_size: 10 }])
+      await rejectsWithApiError(
+        client.fields.create(model.id, {
+          label: 'Link',
+          field_type: 'link',
+          api_key: 'link',
+          validators: { item_item_type: { item_types: [target.id] } },
+          appearance: { addons: [], editor: 'link_select', parameters },
+        } as never),
+        'INVALID_FIELD',
+        { field: 'appearance' },
+      );
+  });
+});

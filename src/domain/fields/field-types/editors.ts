@@ -4,6 +4,7 @@ import {
   checkParams,
   choices,
   hexColors,
+  list,
   type ParamSpec,
   radio,
   subsetOf,
@@ -91,6 +92,10 @@ const STRUCTURED_TEXT_MARKS = [
 const HEADING_LEVELS = [1, 2, 3, 4, 5, 6];
 
 const NO_PARAMETERS: ParamSpec = { checks: {} };
+// The client's types give the link editors no parameters, but DatoCMS returns
+// `{filters: []}` on link fields and generated migrations replay it. What a non-empty list
+// holds is not documented: it is stored as sent.
+const LINK_PICKER: ParamSpec = { checks: { filters: list } };
 const PLACEHOLDER: ParamSpec = { checks: { placeholder: text } };
 const OPTIONS: ParamSpec = { checks: { options: choices }, required: ['options'] };
 
@@ -136,10 +141,10 @@ export const EDITOR_RULES = {
   video: NO_PARAMETERS,
   file: NO_PARAMETERS,
   gallery: NO_PARAMETERS,
-  link_select: NO_PARAMETERS,
-  link_embed: NO_PARAMETERS,
-  links_select: NO_PARAMETERS,
-  links_embed: NO_PARAMETERS,
+  link_select: LINK_PICKER,
+  link_embed: LINK_PICKER,
+  links_select: LINK_PICKER,
+  links_embed: LINK_PICKER,
   rich_text: { checks: { start_collapsed: bool }, defaults: { start_collapsed: false } },
   framed_single_block: { checks: { start_collapsed: bool }, defaults: { start_collapsed: false } },
   frameless_single_block: { checks: { start_collapsed: bool } },

@@ -45,6 +45,9 @@ export function checkParams(spec: ParamSpec, raw: unknown): CheckedParams {
   return { params, errors };
 }
 
+/** A list whose entries the server does not interpret: kept as sent. */
+export const list: ParamCheck = (v) => (Array.isArray(v) ? null : 'must be an array');
+
 export const bool: ParamCheck = (v) => (typeof v === 'boolean' ? null : 'must be a boolean');
 
 export const text: ParamCheck = (v) => (typeof v === 'string' ? null : 'must be a string');
