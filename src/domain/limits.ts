@@ -29,6 +29,13 @@ export const MAX_POSITION = 1_000_000;
 export const MAX_LOCALES = 100;
 export const MAX_WORKFLOW_STAGES = 50;
 export const MAX_PERMISSIONS_PER_LIST = 1000;
+/**
+ * Levels a record's content nests: structured text nodes within one document, and blocks
+ * within blocks, a block counting one level plus the depth of the structured text node
+ * naming it (DatoCMS documents 5 levels of blocks). Deeper content is refused
+ * (INVALID_FIELD), and every walk over stored content stops here.
+ */
+export const MAX_NESTING_DEPTH = 64;
 /** Records named by one bulk operation: DatoCMS's documented maximum (refused by the body's schema). */
 export const MAX_RECORDS_PER_BULK = 200;
 

@@ -1,3 +1,4 @@
+import { MAX_NESTING_DEPTH } from '../domain/limits.ts';
 import { type PresentedField, presentedAttributes } from './item.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
@@ -39,16 +40,30 @@ export function isBlockNode(value: unknown): value is BlockNode {
 /** Where a block sits in a value: its locale (localized fields) and its index. */
 export type BlockPlace = (string | number)[];
 
-type RefMapper = (ref: unknown, place: BlockPlace) => unknown;
+/**
+ * `level`: how many levels below the value holding it a block sits. One in a modular
+ * content or single block value; in structured text, the depth of its node (a `block`
+ * node under the root is 1, an `inlineBlock` in a list item's paragraph 4): the levels a
+ * record's content nests count both (MAX_NESTING_DEPTH).
+ */
+type RefMapper = (ref: unknown, place: BlockPlace, level: number) => unknown;
 
-/** Structured text: `block` and `inlineBlock` nodes name blocks, in document order. */
-function mapDast(node: unknown, fn: (ref: unknown) => unknown): unknown {
-  if (!isObject(node)) return node;
+/**
+ * Structured text: `block` and `inlineBlock` nodes name blocks, in document order. Nodes
+ * deeper than MAX_NESTING_DEPTH are left as they are: no valid document holds them (the
+ * dast check refuses it), so no walk goes further than that.
+ */
+function mapDast(
+  node: unknown,
+  fn: (ref: unknown, level: number) => unknown,
+  depth: number,
+): unknown {
+  if (!isObject(node) || depth > MAX_NESTING_DEPTH) return node;
   let next = node;
   if ((node.type === 'block' || node.type === 'inlineBlock') && 'item' in node)
-    next = { ...node, item: fn(node.item) };
+    next = { ...node, item: fn(node.item, depth) };
   if (Array.isArray(node.children))
-    next = { ...next, children: node.children.map((child) => mapDast(child, fn)) };
+    next = { ...next, children: node.children.map((child) => mapDast(child, fn, depth + 1)) };
   return next;
 }
 
@@ -56,11 +71,18 @@ function mapDast(node: unknown, fn: (ref: unknown) => unknown): unknown {
 function mapOne(fieldType: string, value: unknown, place: BlockPlace, fn: RefMapper): unknown {
   if (value === null || value === undefined) return value;
   if (fieldType === 'rich_text')
-    return Array.isArray(value) ? value.map((item, index) => fn(item, [...place, index])) : value;
-  if (fieldType === 'single_block') return fn(value, place);
+    return Array.isArray(value)
+      ? value.map((item, index) => fn(item, [...place, index], 1))
+      : value;
+  if (fieldType === 'single_block') return fn(value, place, 1);
   if (fieldType === 'structured_text' && isObject(value) && isObject(value.document)) {
     let index = 0;
-    return { ...value, document: mapDast(value.document, (item) => fn(item, [...place, index++])) };
+    const document = mapDast(
+      value.document,
+      (item, level) => fn(item, [...place, index++], level),
+      0,
+    );
+    return { ...value, document };
   }
   return value;
 }
@@ -78,8 +100,8 @@ export function mapBlockRefs(field: BlockHoldingField, value: unknown, fn: RefMa
 }
 
 /** Structured text without the `block` / `inlineBlock` nodes naming these blocks. */
-function dropDast(node: unknown, gone: ReadonlySet<string>): unknown {
-  if (!isObject(node) || !Array.isArray(node.children)) return node;
+function dropDast(node: unknown, gone: ReadonlySet<string>, depth = 0): unknown {
+  if (!isObject(node) || !Array.isArray(node.children) || depth >= MAX_NESTING_DEPTH) return node;
   const children = node.children
     .filter(
       (child) =>
@@ -90,7 +112,7 @@ function dropDast(node: unknown, gone: ReadonlySet<string>): unknown {
           gone.has(child.item)
         ),
     )
-    .map((child) => dropDast(child, gone));
+    .map((child) => dropDast(child, gone, depth + 1));
   return { ...node, children };
 }
 
@@ -120,14 +142,14 @@ export function withoutBlocks(
   );
 }
 
-/** Every block reference of a field's value, with its place. */
+/** Every block reference of a field's value, with its place and level (see RefMapper). */
 export function blockRefsOf(
   field: BlockHoldingField,
   value: unknown,
-): { ref: unknown; place: BlockPlace }[] {
-  const found: { ref: unknown; place: BlockPlace }[] = [];
-  mapBlockRefs(field, value, (ref, place) => {
-    found.push({ ref, place });
+): { ref: unknown; place: BlockPlace; level: number }[] {
+  const found: { ref: unknown; place: BlockPlace; level: number }[] = [];
+  mapBlockRefs(field, value, (ref, place, level) => {
+    found.push({ ref, place, level });
     return ref;
   });
   return found;
@@ -161,10 +183,13 @@ export type NestedContext = {
   version: string;
 };
 
-/** A block as `?nested=true` gives it: a whole `item` with its own blocks nested too. */
-export function presentBlock(node: BlockNode, context: NestedContext): Resource {
+/**
+ * A block as `?nested=true` gives it: a whole `item` with its own blocks nested too, down
+ * to MAX_NESTING_DEPTH (`depth`: the block's level in the record).
+ */
+export function presentBlock(node: BlockNode, context: NestedContext, depth: number): Resource {
   const fields = context.blockFields.get(node.item_type_id) ?? [];
-  const attributes = presentedAttributes(fields, nestedValues(fields, node.values, context));
+  const attributes = presentedAttributes(fields, nestedValues(fields, node.values, context, depth));
   return {
     type: 'item',
     id: node.id,
@@ -188,13 +213,20 @@ export function presentBlock(node: BlockNode, context: NestedContext): Resource 
   };
 }
 
-/** A snapshot's values with every block presented whole (`?nested=true`). */
+/**
+ * A snapshot's values with every block presented whole (`?nested=true`). `depth`: the level
+ * of the values' holder (0: the record). Blocks past MAX_NESTING_DEPTH, which only content
+ * stored before the limit existed can hold, are given by id: the walk stops there.
+ */
 export function nestedValues(
   fields: readonly BlockHoldingField[],
   snapshot: Record<string, unknown>,
   context: NestedContext,
+  depth = 0,
 ): Record<string, unknown> {
-  return mapValues(fields, snapshot, (node) =>
-    isBlockNode(node) ? presentBlock(node, context) : node,
-  );
+  return mapValues(fields, snapshot, (node, _place, level) => {
+    if (!isBlockNode(node)) return node;
+    const at = depth + level;
+    return at > MAX_NESTING_DEPTH ? node.id : presentBlock(node, context, at);
+  });
 }

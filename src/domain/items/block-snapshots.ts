@@ -8,6 +8,7 @@ import {
   mapValues,
   nestedValues,
 } from '../../presenters/item-blocks.ts';
+import { MAX_NESTING_DEPTH } from '../limits.ts';
 import {
   type BlockSchema,
   blockModelFields,
@@ -23,18 +24,25 @@ import type { ItemField } from './model-fields.ts';
 
 type NodeOf = (id: string) => BlockNode | undefined;
 
-/** Values with each block id replaced by its block inline (recursively). */
+/**
+ * Values with each block id replaced by its block inline (recursively). `depth`: the level
+ * of the values' holder (0: the record). Writes refuse content deeper than
+ * MAX_NESTING_DEPTH; blocks stored past it before the limit existed stay ids, so the walk
+ * never goes further.
+ */
 export function snapshotValues(
   fields: readonly ItemField[],
   values: Record<string, unknown>,
   schema: BlockSchema,
   nodeOf: NodeOf,
+  depth = 0,
 ): Record<string, unknown> {
-  return mapValues(fields, values, (ref) => {
-    const node = typeof ref === 'string' ? nodeOf(ref) : undefined;
+  return mapValues(fields, values, (ref, _place, level) => {
+    const at = depth + level;
+    const node = typeof ref === 'string' && at <= MAX_NESTING_DEPTH ? nodeOf(ref) : undefined;
     if (!node) return ref;
     const inner = schema.get(node.item_type_id)?.fields ?? [];
-    return { ...node, values: snapshotValues(inner, node.values, schema, nodeOf) };
+    return { ...node, values: snapshotValues(inner, node.values, schema, nodeOf, at) };
   });
 }
 
@@ -90,24 +98,29 @@ export async function snapshotAsRequest(
   const [schema, stored] = holding
     ? await Promise.all([loadBlockSchema(db), blocksOf(db, [itemId])])
     : [new Map() as BlockSchema, new Map<string, BlockRow>()];
+  // A block past MAX_NESTING_DEPTH (only a version saved before the limit existed holds
+  // one) is given by id: the walk stops there, and the restore's own check refuses it.
   const asRequest = (
     holder: readonly ItemField[],
     values: Record<string, unknown>,
+    depth: number,
   ): Record<string, unknown> =>
     byApiKey(
       holder,
-      mapValues(holder, values, (node) => {
+      mapValues(holder, values, (node, _place, level) => {
         if (!isBlockNode(node)) return node;
+        const at = depth + level;
+        if (at > MAX_NESTING_DEPTH) return node.id;
         const inner = schema.get(node.item_type_id)?.fields ?? [];
         return {
           type: 'item',
           ...(stored.has(node.id) ? { id: node.id } : {}),
-          attributes: asRequest(inner, node.values),
+          attributes: asRequest(inner, node.values, at),
           relationships: { item_type: { data: { type: 'item_type', id: node.item_type_id } } },
         };
       }),
     );
-  return asRequest(fields, snapshot);
+  return asRequest(fields, snapshot, 0);
 }
 
 /** How a read presents values: the current or published version, blocks by id or whole. */

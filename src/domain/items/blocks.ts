@@ -4,6 +4,7 @@ import { blockRefsOf, holdsBlocks, mapBlockRefs } from '../../presenters/item-bl
 import { type FieldIssue, ValidationFailed } from '../errors.ts';
 import { blockRefProblem } from '../fields/field-types/block-refs.ts';
 import { generateId } from '../ids.ts';
+import { MAX_NESTING_DEPTH } from '../limits.ts';
 import { type BlockSchema, byApiKey, loadBlockSchema } from './block-schema.ts';
 import { nodeFromRow, snapshotValues } from './block-snapshots.ts';
 import type { ItemField } from './model-fields.ts';
@@ -22,6 +23,8 @@ import { checkItemValues } from './values.ts';
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+const TOO_DEEP = `blocks nest deeper than ${MAX_NESTING_DEPTH} levels (each block counts one, and so does each structured text node above it)`;
 
 type BlockWrite = { id: string; item_type_id: string; values: Record<string, unknown> };
 
@@ -72,21 +75,29 @@ export class BlockSession {
   /**
    * The values (by api_key) with every block reference replaced by its block's id, checking
    * each created or updated block. Issues go to `issues`; a reference that fails its checks
-   * is left as sent (the record's own checks then skip it).
+   * is left as sent (the record's own checks then skip it). `depth`: the level of the
+   * values' holder (0: the record, else its block's level); a block that would sit past
+   * MAX_NESTING_DEPTH is refused without looking inside it, so the checks recurse no deeper.
    */
   async resolve(
     fields: readonly ItemField[],
     attributes: Record<string, unknown>,
     issues: FieldIssue[],
+    depth = 0,
   ): Promise<Record<string, unknown>> {
     const out = { ...attributes };
     for (const field of fields) {
       if (!holdsBlocks(field) || !Object.hasOwn(attributes, field.api_key)) continue;
       const ids = new Map<unknown, string>();
-      for (const { ref, place } of blockRefsOf(field, attributes[field.api_key])) {
-        if (blockRefProblem(ref) !== null) continue; // the record's shape check reports it
+      for (const { ref, place, level } of blockRefsOf(field, attributes[field.api_key])) {
         const path = [field.api_key, ...place].join('.');
-        const id = await this.resolveOne(ref as string | Record<string, unknown>, path, issues);
+        if (this.nestsTooDeep(ref, depth + level)) {
+          issues.push({ field: path, code: 'VALIDATION_INVALID', message: TOO_DEEP });
+          continue;
+        }
+        if (blockRefProblem(ref) !== null) continue; // the record's shape check reports it
+        const at = depth + level;
+        const id = await this.resolveOne(ref as string | Record<string, unknown>, path, issues, at);
         if (id !== null) ids.set(ref, id);
       }
       out[field.api_key] = mapBlockRefs(field, attributes[field.api_key], (ref) =>
@@ -96,10 +107,29 @@ export class BlockSession {
     return out;
   }
 
+  /**
+   * Whether a block placed at level `at` sits past MAX_NESTING_DEPTH, or (named by id)
+   * holds stored blocks that would then: a block moved deeper takes its own blocks along.
+   * Bounded: it walks no further than the limit.
+   */
+  private nestsTooDeep(ref: unknown, at: number): boolean {
+    if (at > MAX_NESTING_DEPTH) return true;
+    if (typeof ref !== 'string') return false;
+    const modelId = this.stored.get(ref)?.item_type_id;
+    const values = this.stored.get(ref)?.item_values;
+    if (modelId === undefined || values === undefined) return false;
+    return (this.schema.get(modelId)?.fields ?? []).some((field) =>
+      blockRefsOf(field, values[field.id]).some(({ ref: inner, level }) =>
+        this.nestsTooDeep(inner, at + level),
+      ),
+    );
+  }
+
   private async resolveOne(
     ref: string | Record<string, unknown>,
     path: string,
     issues: FieldIssue[],
+    depth: number,
   ): Promise<string | null> {
     const refuse = (message: string) => {
       issues.push({ field: path, code: 'VALIDATION_INVALID', message });
@@ -142,6 +172,7 @@ export class BlockSession {
           itemId: blockId,
           attributes,
           blocks: this,
+          depth,
           // Like a record's: a new block's defaults follow its sent locales; an updated
           // block's kept values keep theirs.
           ...(stored
@@ -195,18 +226,20 @@ export class BlockSession {
 
   /** Saves the created and updated blocks and deletes the record's blocks no value names. */
   async commit(trx: EnvTrx, fields: readonly ItemField[], values: Record<string, unknown>) {
+    // `resolve` refused anything deeper than MAX_NESTING_DEPTH, so the walk stops there.
     const reachable = new Set<string>();
-    const visit = (holder: readonly ItemField[], held: Record<string, unknown>) => {
+    const visit = (holder: readonly ItemField[], held: Record<string, unknown>, depth: number) => {
       for (const field of holder)
-        for (const { ref } of blockRefsOf(field, held[field.id])) {
+        for (const { ref, level } of blockRefsOf(field, held[field.id])) {
           if (typeof ref !== 'string' || reachable.has(ref)) continue;
+          if (depth + level > MAX_NESTING_DEPTH) continue;
           reachable.add(ref);
           const modelId = this.modelOf(ref);
           const inner = this.valuesOf(ref);
-          if (modelId && inner) visit(this.schema.get(modelId)?.fields ?? [], inner);
+          if (modelId && inner) visit(this.schema.get(modelId)?.fields ?? [], inner, depth + level);
         }
     };
-    visit(fields, values);
+    visit(fields, values, 0);
     const now = new Date();
     const inserts = [...this.writes.values()].filter(
       (write) => !this.stored.has(write.id) && reachable.has(write.id),

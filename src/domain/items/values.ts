@@ -28,6 +28,8 @@ export type ValuesToCheck = {
   sent?: ReadonlySet<string>;
   /** The record's blocks, when its model (or block model) has fields holding blocks. */
   blocks?: BlockSession;
+  /** The level of the values' holder in the record: 0 for the record, a block's level. */
+  depth?: number;
 };
 
 function fieldIssue(issue: RecordValueIssue): FieldIssue {
@@ -131,7 +133,7 @@ export async function checkItemValues(
   const blockIssues: FieldIssue[] = [];
   // Blocks sent inline are checked and given ids first: the values below name blocks by id.
   const attributes = input.blocks
-    ? await input.blocks.resolve(input.fields, input.attributes, blockIssues)
+    ? await input.blocks.resolve(input.fields, input.attributes, blockIssues, input.depth)
     : input.attributes;
   const checked = checkRecordValues(input.fields, attributes, {
     locales: input.locales,

@@ -1,4 +1,5 @@
 import { isValidId } from '../../ids.ts';
+import { MAX_NESTING_DEPTH } from '../../limits.ts';
 import { blockRefProblem, type ValueReferences } from './block-refs.ts';
 import { isPlainObject } from './problems.ts';
 
@@ -98,16 +99,14 @@ const NODES: Readonly<Record<string, NodeSpec>> = {
   inlineItem: { attributes: { item: recordId }, required: ['item'] },
 };
 
-/** Deeper documents are refused rather than walked (no legitimate editor nests this far). */
-const MAX_DEPTH = 64;
-
 function nodeProblem(
   node: unknown,
   path: string,
   depth: number,
   refs: ValueReferences,
 ): string | null {
-  if (depth > MAX_DEPTH) return `${path}: the document nests deeper than ${MAX_DEPTH} levels`;
+  if (depth > MAX_NESTING_DEPTH)
+    return `${path}: the document nests deeper than ${MAX_NESTING_DEPTH} levels`;
   if (!isPlainObject(node) || typeof node.type !== 'string')
     return `${path}: a node must be an object with a "type"`;
   const spec = Object.hasOwn(NODES, node.type) ? NODES[node.type] : undefined;
