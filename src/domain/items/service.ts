@@ -18,7 +18,9 @@ import { presentedOnce } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
 import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
+import { MAX_POSITION } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
+import { moveRecord, placeNewRecord, removeRecord } from '../positions/record-positions.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
 import { changedContent, givenContent } from './content-changes.ts';
@@ -201,6 +203,24 @@ async function nextPosition(trx: EnvTrx, model: ItemTypeRow, parentId: string | 
   return Number(next);
 }
 
+/**
+ * The position a write places a record of a sortable or tree model at, when it sends one:
+ * an integer from 0, kept as sent like a field's (MAX_POSITION keeps its shifts in an
+ * int4). Other models' records have no position: one sent is ignored.
+ */
+function sentPositionOf(
+  issues: Issues,
+  model: ItemTypeRow,
+  attributes: Record<string, unknown>,
+): number | undefined {
+  const value = attributes.position;
+  if (!(model.sortable || model.tree) || value === undefined || value === null) return undefined;
+  if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_POSITION)
+    return value as number;
+  issues.add('position', 'VALIDATION_INVALID', `must be an integer from 0 to ${MAX_POSITION}`);
+  return undefined;
+}
+
 function checkParent(issues: Issues, model: ItemTypeRow, value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (!model.tree) {
@@ -296,6 +316,7 @@ export async function createInTransaction(
     );
   await checkNewId(trx, issues, 'id', input.id, 'items');
   const parentId = checkParent(issues, model, input.attributes.parent_id);
+  const sentPosition = sentPositionOf(issues, model, input.attributes);
   issues.throwIfAny();
   if (model.singleton) {
     const existing = await trx
@@ -314,10 +335,6 @@ export async function createInTransaction(
   await checkParentExists(trx, issues, model, parentId, id);
   issues.throwIfAny();
   const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
-  const sentPosition =
-    typeof input.attributes.position === 'number' && (model.sortable || model.tree)
-      ? input.attributes.position
-      : undefined;
   // A role limited to some content (localization_scope) may give only those values.
   gate?.(tx, model, () =>
     givenContent(fields, sent, { parent_id: parentId, position: sentPosition }),
@@ -341,6 +358,8 @@ export async function createInTransaction(
   const published = !model.draft_mode_active;
   const versionId = generateId();
   const now = new Date();
+  if (sentPosition !== undefined)
+    await placeNewRecord(trx, model, id, { parentId, position: sentPosition });
   const position = sentPosition ?? (await nextPosition(trx, model, parentId));
   const row: StoredItem = {
     id,
@@ -452,6 +471,7 @@ export async function updateItem(
       ? checkParent(issues, model, input.attributes.parent_id)
       : before.parent_id;
     await checkParentExists(trx, issues, model, parentId, id);
+    const sentPosition = sentPositionOf(issues, model, input.attributes);
     issues.throwIfAny();
     const { values: sent, unknownKeys } = splitAttributes(fields, input.attributes);
     // Partial update: omitted fields keep their stored values.
@@ -464,10 +484,18 @@ export async function updateItem(
     const published = !model.draft_mode_active;
     const versionId = generateId();
     const now = new Date();
+    // A record given another parent without a position goes last among its new siblings.
+    const parentChanged = parentId !== before.parent_id;
     const position =
-      typeof input.attributes.position === 'number' && (model.sortable || model.tree)
-        ? input.attributes.position
-        : before.position;
+      sentPosition ?? (parentChanged ? await nextPosition(trx, model, parentId) : before.position);
+    if (sentPosition !== undefined || parentChanged)
+      await moveRecord(
+        trx,
+        model,
+        id,
+        { parentId: before.parent_id, position: before.position },
+        { parentId, position },
+      );
     // A role limited to some content (localization_scope) may change only those values.
     await options.gate?.(tx, [id], () =>
       changedContent(
@@ -552,6 +580,8 @@ export async function destroyItem(scope: Scope, id: string, gate?: RecordGate): 
       await gate?.(tx, [id]);
       let state = stateBefore;
       const snapshot = await storedSnapshot(trx, row, fields);
+      if (model.sortable || model.tree)
+        await removeRecord(trx, model, id, { parentId: row.parent_id, position: row.position });
       // The delete (which takes the record's versions and blocks with it) is the change's
       // last write, with its singleton model's update: its event's statement carries them.
       // What the event reads first is unchanged by them: the records naming this one as

@@ -28,14 +28,47 @@ export function endOf(group: readonly Placed[]): number {
   return group.reduce((max, member) => Math.max(max, member.position), 0) + 1;
 }
 
+/**
+ * How the siblings of a member placed, taken out or moved shift: those at positions from
+ * `min` to `max` (no `max`: every one after `min`) move by `by`. Groups held in memory
+ * (fields, fieldsets) and groups shifted in the database (records) follow the same shifts.
+ */
+export type Shift = { min: number; max?: number; by: 1 | -1 };
+
+/** Taking out the member at `position`: the siblings after it move one place up. */
+export function closingGap(position: number): Shift {
+  return { min: position + 1, by: -1 };
+}
+
+/** Placing a member at `position`: the siblings from there on move one place down. */
+export function makingRoom(position: number): Shift {
+  return { min: position, by: 1 };
+}
+
+/**
+ * Moving a member within its group from `from` to `to`: closingGap(from) then
+ * makingRoom(to), as one shift of the siblings between the two places (the siblings
+ * sharing `to` with it move down when it stays).
+ */
+export function movingWithin(from: number, to: number): Shift {
+  return from < to ? { min: from + 1, max: to, by: -1 } : { min: to, max: from, by: 1 };
+}
+
+/** The members with this shift applied. */
+export function shifted(group: readonly Placed[], shift: Shift): Placed[] {
+  return group.map((member) =>
+    member.position >= shift.min && (shift.max === undefined || member.position <= shift.max)
+      ? { ...member, position: member.position + shift.by }
+      : member,
+  );
+}
+
 /** The group without this member; the siblings after it move one place up. */
 export function without(group: readonly Placed[], id: string): Placed[] {
   const removed = group.find((member) => member.id === id);
   const rest = group.filter((member) => member.id !== id);
   if (!removed) return rest;
-  return rest.map((member) =>
-    member.position > removed.position ? { ...member, position: member.position - 1 } : member,
-  );
+  return shifted(rest, closingGap(removed.position));
 }
 
 /**
@@ -49,10 +82,7 @@ export function withInserted(
 ): Placed[] {
   const rest = without(group, member.id);
   const at = position ?? endOf(rest);
-  const shifted = rest.map((sibling) =>
-    sibling.position >= at ? { ...sibling, position: sibling.position + 1 } : sibling,
-  );
-  return sortGroup([...shifted, { ...member, position: at }]);
+  return sortGroup([...shifted(rest, makingRoom(at)), { ...member, position: at }]);
 }
 
 /** Display order: by position, a fieldset before a field on a tie. */
