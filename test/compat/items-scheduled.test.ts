@@ -340,3 +340,77 @@ test('a fork copies pending schedules; a duplicate carries none; a deleted recor
     .execute();
   assert.equal(left.length, 0);
 });
+
+describe('schedules and the site locales (issue 23)', () => {
+  /** The record's schedules as stored. */
+  async function storedSchedules(itemId: string) {
+    const scope = await loadScope(server.db);
+    return scope.db
+      .selectFrom('scheduled_actions')
+      .selectAll()
+      .where('item_id', '=', itemId)
+      .orderBy('action')
+      .execute();
+  }
+
+  test('a locale the site does not have is refused at creation with 422, changing nothing', async () => {
+    const { record } = await draftRecord();
+    for (const create of [
+      () =>
+        client.scheduledPublication.create(record.id, {
+          publication_scheduled_at: inFuture(HOUR),
+          selective_publication: { content_in_locales: ['xx'], non_localized_content: true },
+        }),
+      () =>
+        client.scheduledUnpublishing.create(record.id, {
+          unpublishing_scheduled_at: inFuture(HOUR),
+          content_in_locales: ['en', 'xx'],
+        }),
+    ]) {
+      const error = await refused(create());
+      assert.equal(error.response.status, 422, JSON.stringify(error.response.body));
+      assert.deepEqual(errorCodesOf(error.response.body), ['INVALID_FIELD']);
+      assert.match(JSON.stringify(error.response.body), /xx/);
+    }
+    assert.deepEqual(await storedSchedules(record.id), []);
+    const after = await client.items.find(record.id);
+    assert.equal(after.meta.publication_scheduled_at, null);
+    assert.equal(after.meta.unpublishing_scheduled_at, null);
+  });
+
+  test('a locale removed from the site leaves the schedules naming it: one left with nothing to do gives up, with its reason', async () => {
+    await client.site.update({ locales: ['en', 'it'] });
+    try {
+      const model = await buildModel(client, { draft_mode_active: true });
+      await buildField(client, { itemTypeId: model.id, api_key: 'title', localized: true });
+      const record = await client.items.create({
+        item_type: { type: 'item_type', id: model.id },
+        title: { en: 'Hello', it: 'Ciao' },
+      });
+      await client.items.publish(record.id);
+      await client.scheduledPublication.create(record.id, {
+        publication_scheduled_at: inFuture(HOUR),
+        selective_publication: { content_in_locales: ['en', 'it'], non_localized_content: false },
+      });
+      await client.scheduledUnpublishing.create(record.id, {
+        unpublishing_scheduled_at: inFuture(HOUR),
+        content_in_locales: ['it'],
+      });
+      await client.site.update({ locales: ['en'] });
+
+      const [publication, unpublishing] = await storedSchedules(record.id);
+      assert.deepEqual(publication?.selection, {
+        content_in_locales: ['en'],
+        non_localized_content: false,
+      });
+      assert.equal(publication?.failed_at, null, 'still due for the locale it keeps');
+      assert.ok(unpublishing?.failed_at, 'nothing left to withdraw: it gave up');
+      assert.match(unpublishing?.failure ?? '', /it.*removed from the site/);
+      const after = await client.items.find(record.id);
+      assert.notEqual(after.meta.publication_scheduled_at, null);
+      assert.equal(after.meta.unpublishing_scheduled_at, null);
+    } finally {
+      await client.site.update({ locales: ['en'] });
+    }
+  });
+});

@@ -1,9 +1,15 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import {
+  type EnvQueryable,
+  inEnvironmentTransaction,
+  type Scope,
+} from '../../db/environment-scope.ts';
 import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
+import { siteLocales } from '../fields/check-context.ts';
 import { isIsoDateTime } from '../fields/field-types/iso-dates.ts';
+import { quoteList } from '../fields/field-types/problems.ts';
 import type { RecordGate } from './record-gate.ts';
 import { findItem, findRow } from './service.ts';
 
@@ -38,6 +44,36 @@ export type ScheduleInput = {
   selection: ScheduleSelection | null;
 };
 
+/** The locales a schedule's part of the record names (none: the whole record). */
+export function scheduleLocales(selection: ScheduleSelection | null): readonly string[] {
+  if (selection === null) return [];
+  return Array.isArray(selection) ? selection : selection.content_in_locales;
+}
+
+/**
+ * Refuses a part naming a locale the environment's site does not have: it could never
+ * run. (A locale removed later is dropped from the schedule: schedule-locales.ts.)
+ */
+async function checkScheduleLocales(
+  db: EnvQueryable,
+  kind: ScheduledActionKind,
+  selection: ScheduleSelection | null,
+): Promise<void> {
+  const named = scheduleLocales(selection);
+  if (named.length === 0) return;
+  const locales = await siteLocales(db);
+  const unknown = named.filter((locale) => !locales.includes(locale));
+  if (unknown.length === 0) return;
+  const { recordType, localesAttribute } = SCHEDULE_KINDS[kind];
+  throw new ValidationFailed(recordType, [
+    {
+      field: localesAttribute,
+      code: 'VALIDATION_INVALID',
+      message: `names ${quoteList(unknown)}, not a locale of the site (${quoteList(locales)})`,
+    },
+  ]);
+}
+
 /** The due time, checked: a real date-time in the future (the docs: "the future date"). */
 function dueTimeOf(kind: ScheduledActionKind, input: ScheduleInput, now: Date): Date {
   const { recordType, attribute } = SCHEDULE_KINDS[kind];
@@ -71,6 +107,7 @@ export async function createSchedule(
   return inEnvironmentTransaction(scope, async (tx) => {
     if (!(await findRow(tx.db, itemId))) throw new NotFound('Item', itemId);
     await gate?.(tx, [itemId]);
+    await checkScheduleLocales(tx.db, kind, input.selection);
     const row = await tx.db
       .insertInto('scheduled_actions')
       .values({ item_id: itemId, action: kind, due_at: at, selection })

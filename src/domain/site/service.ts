@@ -13,6 +13,7 @@ import { presentSite } from '../../presenters/site.ts';
 import type { Permission } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { listItemTypes } from '../item-types/service.ts';
+import { reshapeScheduleLocales } from '../items/schedule-locales.ts';
 import { reshapeRecordLocales } from '../items/schema-changes.ts';
 import { SITE_INCLUDES, type SiteUpdate } from './attributes.ts';
 import { rewriteLocalizedDefaults } from './localized-defaults.ts';
@@ -147,6 +148,7 @@ export async function updateSite(
     if (localesChanged(before.settings, update)) {
       await rewriteLocalizedDefaults(tx.db, settings.locales);
       await reshapeRecordLocales(tx.db, settings.locales);
+      await reshapeScheduleLocales(tx.db, settings.locales);
     }
     return present(tx.db, project, settings);
   });
