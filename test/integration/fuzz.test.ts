@@ -4,7 +4,15 @@ import { before, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { ENVIRONMENT_TABLES } from '../../src/db/environment-scope.ts';
-import { buildWebhook } from '../support/factories.ts';
+import {
+  buildBlockModel,
+  buildField,
+  buildModel,
+  buildModularContentField,
+  buildWebhook,
+  itemTypeRef,
+} from '../support/factories.ts';
+import { hostileRecordRequest, type RecordSchema } from '../support/hostile-records.ts';
 import { type HostileRequest, hostileRequest, type Route } from '../support/hostile-requests.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -253,4 +261,109 @@ test(`hostile requests to every route: no 5xx, only api_errors, refusals change 
   t.diagnostic(summary);
   console.log(summary);
   assert.equal(counts.requests, RUNS);
+});
+
+/** A schema for the record fuzz: blocks in blocks, structured text, links, a tree, a workflow. */
+async function seedRecordSchema(): Promise<RecordSchema> {
+  const client = server.client();
+  const node = await buildBlockModel(client);
+  await buildModularContentField(client, {
+    itemTypeId: node.id,
+    api_key: 'inner',
+    blockIds: [node.id],
+  });
+  const stage = 'review';
+  const workflow = await client.workflows.create({
+    name: 'Record fuzz',
+    api_key: 'record_fuzz',
+    stages: [
+      { id: 'draft', name: 'Draft', initial: true },
+      { id: stage, name: 'Review' },
+    ],
+  });
+  const model = await buildModel(client, {
+    sortable: true,
+    draft_mode_active: true,
+    workflow: { type: 'workflow', id: workflow.id },
+  });
+  await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  await buildField(client, { itemTypeId: model.id, api_key: 'views', field_type: 'integer' });
+  await buildField(client, {
+    itemTypeId: model.id,
+    api_key: 'related',
+    field_type: 'links',
+    validators: { items_item_type: { item_types: [model.id] } },
+  });
+  await buildModularContentField(client, {
+    itemTypeId: model.id,
+    api_key: 'sections',
+    blockIds: [node.id],
+  });
+  await buildField(client, {
+    itemTypeId: model.id,
+    api_key: 'body',
+    field_type: 'structured_text',
+    validators: {
+      structured_text_blocks: { item_types: [node.id] },
+      structured_text_inline_blocks: { item_types: [node.id] },
+      structured_text_links: { item_types: [model.id] },
+    },
+  });
+  const tree = await buildModel(client, { tree: true });
+  await buildField(client, { itemTypeId: tree.id, api_key: 'title' });
+  const recordIds: string[] = [];
+  for (const title of ['one', 'two', 'three', 'four'])
+    recordIds.push(
+      (await client.items.create({ item_type: itemTypeRef(model.id), title } as never)).id,
+    );
+  const treeIds: string[] = [];
+  for (const title of ['root', 'leaf'])
+    treeIds.push(
+      (
+        await client.items.create({
+          item_type: itemTypeRef(tree.id),
+          title,
+          ...(treeIds[0] ? { parent_id: treeIds[0] } : {}),
+        } as never)
+      ).id,
+    );
+  return { modelId: model.id, treeModelId: tree.id, blockId: node.id, recordIds, treeIds, stage };
+}
+
+test(`hostile requests on records, list filters, bulk actions and nesting depth: no 5xx, no partial write (seed ${SEED})`, async (t) => {
+  const schema = await seedRecordSchema();
+  const runs = Math.ceil(RUNS / 3);
+  const counts = { requests: 0, accepted: 0, refused: 0 };
+  const statuses = new Map<number, number>();
+  let current = await snapshot();
+  await fc.assert(
+    fc.asyncProperty(hostileRecordRequest(schema), async (request) => {
+      const answer = await send(request);
+      counts.requests += 1;
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      const where = `${request.method} ${request.path.slice(0, 200)} ${String(request.body ?? '').slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+      assert.ok(answer.status < 500, where);
+      if (answer.status < 400) {
+        counts.accepted += 1;
+        if (request.method !== 'GET') current = await snapshot();
+        return;
+      }
+      counts.refused += 1;
+      assert.equal(notAnApiError(answer), null, where);
+      if (request.method === 'GET') return;
+      const after = await snapshot();
+      assert.deepEqual(
+        JSON.parse(after),
+        JSON.parse(current),
+        `a refused request changed: ${where}`,
+      );
+    }),
+    { seed: SEED, numRuns: runs, endOnFailure: true },
+  );
+  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`);
+  const summary = `record fuzz seed=${SEED} requests=${counts.requests} refused=${counts.refused} accepted=${counts.accepted} statuses=${byStatus.join(',')}`;
+  t.diagnostic(summary);
+  console.log(summary);
+  assert.equal(counts.requests, runs);
+  assert.ok(counts.accepted > 0 && counts.refused > 0, summary);
 });

@@ -38,7 +38,7 @@ export type HostileRequest = {
 const RAW_NUMBERS = ['1e999', '-1e999', '123456789012345678901234567890', '-0', '1E-400'];
 const RAW_MARK = '__fuzz_raw_number__';
 
-const hostileText: fc.Arbitrary<string> = fc.oneof(
+export const hostileText: fc.Arbitrary<string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.constantFrom(
     '',
@@ -75,7 +75,7 @@ function deeplyNested(depth: number, wrap: (inner: unknown) => unknown): unknown
   return value;
 }
 
-const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   hostileText,
   fc.constantFrom(
     deeplyNested(2000, (inner) => [inner]),
