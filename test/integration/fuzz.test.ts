@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
-import { before, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { ENVIRONMENT_TABLES } from '../../src/db/environment-scope.ts';
@@ -14,7 +14,7 @@ import {
 } from '../support/factories.ts';
 import { hostileRecordRequest, type RecordSchema } from '../support/hostile-records.ts';
 import { type HostileRequest, hostileRequest, type Route } from '../support/hostile-requests.ts';
-import { useTestServer } from '../support/server.ts';
+import { type SuiteServer, useTestServer } from '../support/server.ts';
 
 // Issue 13, item 4: hostile requests to every registered route. Whatever comes in, the
 // answer is never a 5xx, every error is an api_error document, and a refused request
@@ -72,11 +72,11 @@ before(async () => {
 type Answer = { status: number; contentType: string; text: string };
 
 /** Sends the request's bytes as they are: no client library normalises them. */
-function send(request: HostileRequest): Promise<Answer> {
-  const url = new URL(server.baseUrl);
+function send(request: HostileRequest, target: SuiteServer = server): Promise<Answer> {
+  const url = new URL(target.baseUrl);
   const headers: Record<string, string> = {};
   const merged: Record<string, string | null> = {
-    authorization: `Bearer ${server.adminToken}`,
+    authorization: `Bearer ${target.adminToken}`,
     accept: 'application/json',
     'content-type': 'application/json',
     'x-api-version': '3',
@@ -158,8 +158,8 @@ function digest(table: string, label: string): string {
 }
 
 /** Every environment's tables are digested too: a fuzzed fork or promote moves them. */
-async function snapshot(): Promise<string> {
-  const environments = await server.db
+async function snapshot(target: SuiteServer = server): Promise<string> {
+  const environments = await target.db
     .selectFrom('environments')
     .select(['id', 'schema_name'])
     .orderBy('number')
@@ -173,7 +173,7 @@ async function snapshot(): Promise<string> {
     ),
     ...COUNTED_TABLES.map((table) => `(SELECT count(*) FROM ${table}) AS ${table}`),
   ];
-  const result = await sql.raw(`SELECT ${columns.join(', ')}`).execute(server.db);
+  const result = await sql.raw(`SELECT ${columns.join(', ')}`).execute(target.db);
   return JSON.stringify(result.rows[0]);
 }
 
@@ -263,9 +263,13 @@ test(`hostile requests to every route: no 5xx, only api_errors, refusals change 
   assert.equal(counts.requests, RUNS);
 });
 
-/** A schema for the record fuzz: blocks in blocks, structured text, links, a tree, a workflow. */
-async function seedRecordSchema(): Promise<RecordSchema> {
-  const client = server.client();
+/**
+ * A schema for the record fuzz: blocks in blocks, structured text, links, a tree, a
+ * workflow. On a server of its own: the fuzz of every route leaves its server in any
+ * state (maintenance mode on, other locales, a renamed primary).
+ */
+async function seedRecordSchema(target: SuiteServer): Promise<RecordSchema> {
+  const client = target.client();
   const node = await buildBlockModel(client);
   await buildModularContentField(client, {
     itemTypeId: node.id,
@@ -330,40 +334,44 @@ async function seedRecordSchema(): Promise<RecordSchema> {
   return { modelId: model.id, treeModelId: tree.id, blockId: node.id, recordIds, treeIds, stage };
 }
 
-test(`hostile requests on records, list filters, bulk actions and nesting depth: no 5xx, no partial write (seed ${SEED})`, async (t) => {
-  const schema = await seedRecordSchema();
-  const runs = Math.ceil(RUNS / 3);
-  const counts = { requests: 0, accepted: 0, refused: 0 };
-  const statuses = new Map<number, number>();
-  let current = await snapshot();
-  await fc.assert(
-    fc.asyncProperty(hostileRecordRequest(schema), async (request) => {
-      const answer = await send(request);
-      counts.requests += 1;
-      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
-      const where = `${request.method} ${request.path.slice(0, 200)} ${String(request.body ?? '').slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 300)}`;
-      assert.ok(answer.status < 500, where);
-      if (answer.status < 400) {
-        counts.accepted += 1;
-        if (request.method !== 'GET') current = await snapshot();
-        return;
-      }
-      counts.refused += 1;
-      assert.equal(notAnApiError(answer), null, where);
-      if (request.method === 'GET') return;
-      const after = await snapshot();
-      assert.deepEqual(
-        JSON.parse(after),
-        JSON.parse(current),
-        `a refused request changed: ${where}`,
-      );
-    }),
-    { seed: SEED, numRuns: runs, endOnFailure: true },
-  );
-  const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`);
-  const summary = `record fuzz seed=${SEED} requests=${counts.requests} refused=${counts.refused} accepted=${counts.accepted} statuses=${byStatus.join(',')}`;
-  t.diagnostic(summary);
-  console.log(summary);
-  assert.equal(counts.requests, runs);
-  assert.ok(counts.accepted > 0 && counts.refused > 0, summary);
+describe('records', () => {
+  const recordServer = useTestServer();
+
+  test(`hostile requests on records, list filters, bulk actions and nesting depth: no 5xx, no partial write (seed ${SEED})`, async (t) => {
+    const schema = await seedRecordSchema(recordServer);
+    const runs = Math.ceil(RUNS / 3);
+    const counts = { requests: 0, accepted: 0, refused: 0 };
+    const statuses = new Map<number, number>();
+    let current = await snapshot(recordServer);
+    await fc.assert(
+      fc.asyncProperty(hostileRecordRequest(schema), async (request) => {
+        const answer = await send(request, recordServer);
+        counts.requests += 1;
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        const where = `${request.method} ${request.path.slice(0, 200)} ${String(request.body ?? '').slice(0, 300)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+        assert.ok(answer.status < 500, where);
+        if (answer.status < 400) {
+          counts.accepted += 1;
+          if (request.method !== 'GET') current = await snapshot(recordServer);
+          return;
+        }
+        counts.refused += 1;
+        assert.equal(notAnApiError(answer), null, where);
+        if (request.method === 'GET') return;
+        const after = await snapshot(recordServer);
+        assert.deepEqual(
+          JSON.parse(after),
+          JSON.parse(current),
+          `a refused request changed: ${where}`,
+        );
+      }),
+      { seed: SEED, numRuns: runs, endOnFailure: true },
+    );
+    const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}:${n}`);
+    const summary = `record fuzz seed=${SEED} requests=${counts.requests} refused=${counts.refused} accepted=${counts.accepted} statuses=${byStatus.join(',')}`;
+    t.diagnostic(summary);
+    console.log(summary);
+    assert.equal(counts.requests, runs);
+    assert.ok(counts.accepted > 0 && counts.refused > 0, summary);
+  });
 });

@@ -93,7 +93,11 @@ function sameContent(a: unknown, b: unknown): boolean {
   return isDeepStrictEqual(withoutBlockTimes(a), withoutBlockTimes(b));
 }
 
-/** A snapshot without its blocks' `created_at`/`updated_at` (a block node has `item_type_id` and `values`). */
+/**
+ * A snapshot without its blocks' `created_at`/`updated_at` (a block node has `item_type_id`
+ * and `values`). The snapshots compared are built by snapshotValues, which inlines no block
+ * past MAX_NESTING_DEPTH, and dast documents are as bounded: so is this recursion.
+ */
 function withoutBlockTimes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutBlockTimes);
   if (typeof value !== 'object' || value === null) return value;
