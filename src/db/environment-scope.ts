@@ -55,6 +55,7 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'upload_filters',
   'items',
   'item_versions',
+  'item_version_parts',
   'blocks',
   'scheduled_actions',
 ];

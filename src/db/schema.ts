@@ -213,17 +213,33 @@ export type ItemTable = {
 };
 export type ItemRow = Selectable<ItemTable>;
 
-/** Every save of a record. */
+/** Where a stored part goes in the value holding it: its path there and its hash. */
+export type PartRef = [path: (string | number)[], hash: string];
+
+/**
+ * Every save of a record, stored compactly (environment migration 0014): `item_values` is
+ * the skeleton, `value_refs` places its parts, `part_hashes` lists every part it reaches.
+ */
 export type ItemVersionTable = {
   id: string;
   item_id: string;
   item_type_id: string;
   editor_id: string | null;
   item_values: Json<Record<string, unknown>>;
+  value_refs: ColumnType<PartRef[], string | undefined, string>;
+  part_hashes: ColumnType<string[], string[] | undefined, string[]>;
   created_at: Timestamp;
   seq: Generated<string>;
 };
 export type ItemVersionRow = Selectable<ItemVersionTable>;
+
+/** A part of versions' values, stored once per record by the hash of its content. */
+export type ItemVersionPartTable = {
+  item_id: string;
+  hash: string;
+  value: Json<unknown>;
+  refs: ColumnType<PartRef[], string, string>;
+};
 
 /** A block: a record of a block model held by a field of one record (migration 0007). */
 export type BlockTable = {
@@ -414,6 +430,7 @@ export type EnvironmentDatabase = {
   site_settings: SiteSettingsTable;
   items: ItemTable;
   item_versions: ItemVersionTable;
+  item_version_parts: ItemVersionPartTable;
   item_counts: ItemCountTable;
   blocks: BlockTable;
   scheduled_actions: ScheduledActionTable;

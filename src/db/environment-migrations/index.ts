@@ -11,6 +11,7 @@ import * as itemStages from './0010_item_stages.ts';
 import * as scheduleSelection from './0011_schedule_selection.ts';
 import * as recordAnnouncements from './0012_record_announcements.ts';
 import * as emptyLists from './0013_empty_lists.ts';
+import * as versionParts from './0014_version_parts.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -32,4 +33,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0011_schedule_selection': scheduleSelection,
   '0012_record_announcements': recordAnnouncements,
   '0013_empty_lists': emptyLists,
+  '0014_version_parts': versionParts,
 };

@@ -7,6 +7,7 @@ import { NotFound } from '../errors.ts';
 import { currentSnapshots } from './block-snapshots.ts';
 import { compareContent, invalidParts, snapshotValid } from './locale-content.ts';
 import { recordAndContext } from './record-context.ts';
+import { findWholeVersion } from './version-store.ts';
 
 /**
  * How the record's current values differ from its published ones, locale by locale, and
@@ -26,11 +27,7 @@ export async function publicationState(
   const [published, schedules] = await Promise.all([
     row.published_version_id === null
       ? undefined
-      : scope.db
-          .selectFrom('item_versions')
-          .selectAll()
-          .where('id', '=', row.published_version_id)
-          .executeTakeFirst(),
+      : findWholeVersion(scope.db, row.published_version_id),
     // At most one of each kind: the ones the record's meta shows.
     scope.db.selectFrom('scheduled_actions').selectAll().where('item_id', '=', id).execute(),
   ]);

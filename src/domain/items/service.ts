@@ -32,6 +32,7 @@ import type { NewRecordGate, RecordGate } from './record-gate.ts';
 import { initialStage } from './stages.ts';
 import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues, type ValuesToCheck } from './values.ts';
+import { insertParts, type StoredVersionValues, storedVersionValues } from './version-store.ts';
 
 export type ItemInput = {
   id?: string;
@@ -134,10 +135,10 @@ async function checkedValues(
   return { blocks, values, snapshot, json, snapshotJson: blocks ? JSON.stringify(snapshot) : json };
 }
 
-/** The version row a write inserts, with the values' JSON the row write also uses. */
+/** The version row a write inserts, its values stored compactly (version-store.ts). */
 function versionRow(
   row: Pick<ItemRow, 'id' | 'item_type_id' | 'current_version_id'>,
-  json: string,
+  stored: StoredVersionValues,
   editorId: string | null,
 ) {
   return {
@@ -145,8 +146,22 @@ function versionRow(
     item_id: row.id,
     item_type_id: row.item_type_id,
     editor_id: editorId,
-    item_values: json,
+    item_values: stored.item_values,
+    value_refs: stored.value_refs,
+    part_hashes: stored.part_hashes,
   };
+}
+
+/** A save's version and the parts of its values the record does not have yet. */
+function versionWrites(
+  trx: EnvTrx,
+  row: Pick<ItemRow, 'id' | 'item_type_id' | 'current_version_id'>,
+  snapshot: Record<string, unknown>,
+  editorId: string | null,
+) {
+  const stored = storedVersionValues(snapshot);
+  const parts = insertParts(trx, row.id, stored);
+  return { version: versionRow(row, stored, editorId), parts: parts ? [parts] : [] };
 }
 
 /** A record to change, its context and its creator (recordToChange), or NotFound. */
@@ -385,8 +400,9 @@ export async function createInTransaction(
   };
   // The row and its first version name each other: they are written in one statement, at
   // whose end each one's foreign key is checked.
-  const version = versionRow(row, snapshotJson, creatorId);
+  const { version, parts } = versionWrites(trx, row, snapshot, creatorId);
   const stored = { ...row, item_values: json, published_values: published ? snapshotJson : null };
+  // The parts name the record: they go in the event's statement, after its row.
   const writes: UnreadWrite[] = [];
   if (blocks) {
     // The blocks name the record: its row goes first, then they do, then the event.
@@ -404,6 +420,7 @@ export async function createInTransaction(
       trx.insertInto('items').values(stored),
     );
   }
+  writes.push(...parts);
   let state = context.state;
   if (model.singleton) {
     writes.push(
@@ -534,7 +551,7 @@ export async function updateItem(
     // The blocks first: the record's row and its version are the change's last writes,
     // which its event's statement carries (nothing reads them before it).
     await blocks?.commit(trx, fields, values);
-    const version = trx.insertInto('item_versions').values(versionRow(row, snapshotJson, editorId));
+    const { version, parts } = versionWrites(trx, row, snapshot, editorId);
     const update = trx
       .updateTable('items')
       .set({
@@ -560,7 +577,7 @@ export async function updateItem(
       blocks && { values: snapshot, schema: blocks.schema },
     );
     await emitItemEvent(tx, state, 'update', entity, previous, creator, {
-      writes: [version, update],
+      writes: [trx.insertInto('item_versions').values(version), update, ...parts],
     });
     return entity.plain;
   });

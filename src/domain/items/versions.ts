@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
 import type { ItemVersionRow } from '../../db/schema.ts';
 import { presentItemVersion } from '../../presenters/item-version.ts';
@@ -11,6 +10,7 @@ import { snapshotValid } from './locale-content.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
 import type { RecordGate } from './record-gate.ts';
 import { findRow, updateItem } from './service.ts';
+import { findWholeVersion, wholeValueBytes, withWholeValues } from './version-store.ts';
 
 /**
  * Whether versions' values pass their fields' checks as the schema is now (`meta.is_valid`):
@@ -61,6 +61,7 @@ export async function listVersions(
   ]);
   const rows = await measuredVersions(
     scope,
+    itemId,
     idRows.map((row) => row.id),
     admit,
   );
@@ -71,16 +72,18 @@ export async function listVersions(
   };
 }
 
-/** The versions, in the order given, once their bytes are admitted. */
-async function measuredVersions(scope: Scope, ids: readonly string[], admit?: AdmitRead) {
+/**
+ * The versions, in the order given, with their values whole, once their bytes (the values
+ * as presented, parts included) are admitted.
+ */
+async function measuredVersions(
+  scope: Scope,
+  itemId: string,
+  ids: readonly string[],
+  admit?: AdmitRead,
+) {
   if (ids.length === 0) return [];
-  const sizes = await scope.db
-    .selectFrom('item_versions')
-    .select('id')
-    .select(sql<string>`octet_length(item_values::text)`.as('bytes'))
-    .where('id', 'in', ids)
-    .execute();
-  const sizeOf = new Map(sizes.map((row) => [row.id, Number(row.bytes)]));
+  const sizeOf = await wholeValueBytes(scope.db, itemId, ids);
   admit?.(checkPageBytes(ids.map((id) => sizeOf.get(id) ?? 0)));
   const rows = await scope.db
     .selectFrom('item_versions')
@@ -88,15 +91,15 @@ async function measuredVersions(scope: Scope, ids: readonly string[], admit?: Ad
     .where('id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return withWholeValues(
+    scope.db,
+    itemId,
+    ids.flatMap((id) => byId.get(id) ?? []),
+  );
 }
 
 async function findVersionRow(scope: Scope, versionId: string) {
-  const version = await scope.db
-    .selectFrom('item_versions')
-    .selectAll()
-    .where('id', '=', versionId)
-    .executeTakeFirst();
+  const version = await findWholeVersion(scope.db, versionId);
   const item = version ? await findRow(scope.db, version.item_id) : undefined;
   if (!version || !item) throw new NotFound('Item version', versionId);
   return { version, item };
