@@ -6,7 +6,7 @@ import { Kysely } from 'kysely';
 import pg from 'pg';
 import { type Config, cacheDir } from '../config.ts';
 import { openEmbedded } from './embedded.ts';
-import { analyzeChangedTablesEvery } from './embedded-analyze.ts';
+import { autovacuumEvery } from './embedded-analyze.ts';
 import { batchedProtocol } from './embedded-protocol.ts';
 import { FoldedBeginDialect } from './folded-begin-dialect.ts';
 import { acquireLockFile } from './lock-file.ts';
@@ -30,8 +30,9 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
-// How often the embedded engine looks for tables to analyze (embedded-analyze.ts).
-const ANALYZE_INTERVAL_MS = 60_000;
+// How often the embedded engine looks for tables to vacuum or analyze (embedded-analyze.ts):
+// often enough that a burst of large updates reuses the space of the rows it replaced.
+const AUTOVACUUM_INTERVAL_MS = 10_000;
 
 // int8 (bigint ids, counts) arrive as strings; timestamps as Date objects.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
@@ -77,14 +78,14 @@ export async function openDatabase(
       dialect: new FoldedBeginDialect(pool),
       log: queryCounter,
     });
-    const stopAnalyze = analyzeChangedTablesEvery(db, ANALYZE_INTERVAL_MS);
+    const stopAutovacuum = autovacuumEvery(db, AUTOVACUUM_INTERVAL_MS);
     return {
       db,
       kind: 'embedded',
       url: null,
       listenInProcess: (channel, onNotify) => pglite.listen(channel, onNotify),
       close: async () => {
-        stopAnalyze();
+        stopAutovacuum();
         await db.destroy();
         await pglite.close();
         release();

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './client.ts';
+import { vacuumTablesWithDeadRows } from './embedded-vacuum.ts';
 
 // PGlite runs no autovacuum launcher (`autovacuum` reads "on", yet nothing ever runs), so
 // planner statistics never refresh on the embedded engine. With 100,000 records and no
@@ -27,14 +28,18 @@ export async function analyzeChangedTables(db: Db): Promise<string[]> {
   return analyzed;
 }
 
-/** Runs analyzeChangedTables every `intervalMs` until stopped; never keeps the process up. */
-export function analyzeChangedTablesEvery(db: Db, intervalMs: number): () => void {
+/**
+ * Does autovacuum's work every `intervalMs` until stopped (vacuumTablesWithDeadRows, then
+ * analyzeChangedTables); never keeps the process up.
+ */
+export function autovacuumEvery(db: Db, intervalMs: number): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    analyzeChangedTables(db)
-      .catch((error: Error) => process.emitWarning(`Embedded analyze failed: ${error.message}`))
+    vacuumTablesWithDeadRows(db)
+      .then(() => analyzeChangedTables(db))
+      .catch((error: Error) => process.emitWarning(`Embedded autovacuum failed: ${error.message}`))
       .finally(() => {
         running = false;
       });

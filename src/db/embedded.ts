@@ -30,6 +30,10 @@ const RECORD_ANNOUNCEMENTS_SETTING = 'fieldhouse.announce_record_changes';
 const POSTGRESQL_CONF = [
   'shared_buffers=8MB',
   'max_connections=5',
+  // A checkpoint once 32MB of WAL is written, and no more than that kept for reuse: the
+  // default (1GB) let the data directory grow by up to 1GB of old WAL.
+  'max_wal_size=32MB',
+  'min_wal_size=32MB',
   `${RECORD_ANNOUNCEMENTS_SETTING}=on`,
 ];
 
