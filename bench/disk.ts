@@ -1,16 +1,20 @@
 // Disk a project takes per write: `fieldhouse serve` (spawned from a checkout, on a fresh
-// database) gets one record holding a large text value, then `--updates` updates of that
-// record, each changing its title and keeping the large value (or, with --change-value,
-// replacing the large value too). Optionally one webhook, answered 200 by a local
-// receiver, subscribes to record updates. After the updates the server is left running
-// for `--settle` seconds (its worker delivers and prunes on its schedule), then stopped;
-// the sizes are read once it has exited.
+// database) gets one record holding a large text value, then `--rounds` rounds of
+// `--updates` updates of that record, each changing its title and keeping the large value
+// (or, with --change-value, replacing it too). Optionally one webhook, answered 200 by a
+// local receiver, subscribes to record updates. After each round the server is left
+// running for `--settle` seconds (its worker delivers and prunes on its schedule), then
+// stopped; the sizes are read once it has exited. The first round shows what a burst of
+// writes takes before the space of what they replaced is reused; the next ones, the
+// steady state.
 // - PostgreSQL: pg_database_size, and pg_total_relation_size of the tables a write grows.
+//   When the server runs with autovacuum off, the bench runs VACUUM after each round in
+//   its stead (and says so): PostgreSQL reuses the space of deleted rows only once vacuumed.
 // - embedded: the data directory's size on disk (`du`), and its pg_wal part.
 // --root <checkout>: the checkout to run (default: this one), e.g. a checkout of main for
 // a before/after comparison on the same inputs.
-// Usage: npx tsx bench/disk.ts --engine embedded|postgres [--updates 100] [--kb 900]
-//          [--change-value] [--webhook] [--settle 5] [--root <checkout>]
+// Usage: npx tsx bench/disk.ts --engine embedded|postgres [--updates 100] [--rounds 2]
+//          [--kb 900] [--change-value] [--webhook] [--settle 80] [--root <checkout>]
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -29,10 +33,11 @@ const { values } = parseArgs({
   options: {
     engine: { type: 'string', default: 'embedded' },
     updates: { type: 'string', default: '100' },
+    rounds: { type: 'string', default: '2' },
     kb: { type: 'string', default: '900' },
     'change-value': { type: 'boolean', default: false },
     webhook: { type: 'boolean', default: false },
-    settle: { type: 'string', default: '5' },
+    settle: { type: 'string', default: '80' },
     root: { type: 'string', default: process.cwd() },
   },
 });
@@ -95,6 +100,16 @@ async function measure(database: { url?: string; dataDir?: string }): Promise<Si
       sizes[`${table.split('.')[1]} MB`] = Number(result.rows[0].bytes) / MB;
     }
     return sizes;
+  });
+}
+
+/** VACUUM, as autovacuum would have, when the server runs with it off; true if it did. */
+async function vacuumWithoutAutovacuum(url: string): Promise<boolean> {
+  return postgres(url, async (client) => {
+    const setting = await client.query('SHOW autovacuum');
+    if (setting.rows[0].autovacuum === 'on') return false;
+    await client.query('VACUUM');
+    return true;
   });
 }
 
@@ -179,26 +194,29 @@ try {
     body: largeText(),
   });
   await stopServer(server.child);
-  const before = await measure(database);
-  server = await startServer(env);
-  const again = buildClient({ apiToken: TOKEN, baseUrl: server.url, autoRetry: false });
-  for (let update = 1; update <= UPDATES; update++) {
-    await again.items.update(record.id, {
-      title: `v${update}`,
-      ...(values['change-value'] ? { body: largeText() } : {}),
-    });
-  }
-  await sleep(Number(values.settle) * 1000);
-  await stopServer(server.child);
-  const after = await measure(database);
-  for (const key of Object.keys(before)) {
-    const grown = (after[key] ?? 0) - (before[key] ?? 0);
-    rows.push({
-      [`${ENGINE}, ${UPDATES} updates`]: key,
-      before: before[key] ?? 0,
-      after: after[key] ?? 0,
-      'per update MB': grown / UPDATES,
-    });
+  let before = await measure(database);
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    server = await startServer(env);
+    const again = buildClient({ apiToken: TOKEN, baseUrl: server.url, autoRetry: false });
+    for (let update = 1; update <= UPDATES; update++) {
+      await again.items.update(record.id, {
+        title: `r${round}-v${update}`,
+        ...(values['change-value'] ? { body: largeText() } : {}),
+      });
+    }
+    await sleep(Number(values.settle) * 1000);
+    await stopServer(server.child);
+    const vacuumed = database.url ? await vacuumWithoutAutovacuum(database.url) : false;
+    const after = await measure(database);
+    for (const key of Object.keys(before)) {
+      rows.push({
+        [`${ENGINE}, ${UPDATES} updates`]: `round ${round}: ${key}${vacuumed ? ' (VACUUM by the bench)' : ''}`,
+        before: before[key] ?? 0,
+        after: after[key] ?? 0,
+        'per update MB': ((after[key] ?? 0) - (before[key] ?? 0)) / UPDATES,
+      });
+    }
+    before = after;
   }
   printTable(rows);
 } finally {

@@ -27,6 +27,12 @@ export type Config = {
   schedulePollMs: number;
   /** Requests each API token may make per window; null turns rate limiting off. */
   rateLimit: RateLimit | null;
+  /** Days a record version is kept once saved (a record's current and published ones always). */
+  versionRetentionDays: number;
+  /** Days a finished webhook call (and its attempts) stays in the delivery log. */
+  webhookLogRetentionDays: number;
+  /** How often a worker process prunes versions, delivered events and old delivery logs. */
+  pruneIntervalMs: number;
 };
 
 export class ConfigError extends Error {
@@ -155,6 +161,9 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: integer(env, 'FIELDHOUSE_WORKER_CONCURRENCY', 16, 1, 1000),
     schedulePollMs: integer(env, 'FIELDHOUSE_SCHEDULE_POLL_MS', 5000, 50, 3_600_000),
     rateLimit: rateLimit(env),
+    versionRetentionDays: integer(env, 'FIELDHOUSE_VERSION_RETENTION_DAYS', 30, 1, 36_500),
+    webhookLogRetentionDays: integer(env, 'FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 36_500),
+    pruneIntervalMs: integer(env, 'FIELDHOUSE_PRUNE_INTERVAL_MS', 60_000, 50, 86_400_000),
   };
 }
 

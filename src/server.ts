@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
+import { startPruneRunner } from './delivery/prune-runner.ts';
 import { startScheduleRunner } from './delivery/schedule-runner.ts';
 import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker.ts';
 import { type BootstrapResult, bootstrapProject } from './domain/bootstrap.ts';
@@ -12,8 +13,8 @@ import { buildOpsApp } from './http/ops-app.ts';
 import { createMetrics } from './metrics.ts';
 
 /**
- * What one process does: `api` serves the API, `worker` delivers webhooks and runs due
- * scheduled publications (and answers only probes and metrics), `all` does both. Any
+ * What one process does: `api` serves the API, `worker` delivers webhooks, runs due
+ * scheduled publications and prunes (and answers only probes and metrics), `all` does both. Any
  * number of each can share a PostgreSQL.
  */
 export const ROLES = ['api', 'worker', 'all'] as const;
@@ -73,6 +74,15 @@ export async function startServer<R extends Role = 'all'>(
             logger: app.log.child({ component: 'schedules' }),
             pollMs: config.schedulePollMs,
           });
+    // So does pruning: versions past their retention, delivered events, old webhook calls.
+    const pruning =
+      role === 'api'
+        ? null
+        : startPruneRunner({
+            db: database.db,
+            logger: app.log.child({ component: 'pruning' }),
+            config,
+          });
     return {
       role,
       app,
@@ -87,6 +97,10 @@ export async function startServer<R extends Role = 'all'>(
         if (schedules) {
           await schedules.stop();
           app.log.info('schedule runner stopped: no run in progress');
+        }
+        if (pruning) {
+          await pruning.stop();
+          app.log.info('pruning stopped: no batch in progress');
         }
         if (worker) {
           await worker.stop();

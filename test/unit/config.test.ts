@@ -21,6 +21,9 @@ test('defaults: embedded database under ./data on 127.0.0.1:3000', () => {
   assert.equal(config.workerConcurrency, 16);
   assert.equal(config.rateLimit, null);
   assert.equal(loadConfig({ FIELDHOUSE_RATE_LIMIT: 'off' }).rateLimit, null);
+  assert.equal(config.versionRetentionDays, 30);
+  assert.equal(config.webhookLogRetentionDays, 30);
+  assert.equal(config.pruneIntervalMs, 60_000);
 });
 
 test('every variable is read and checked', () => {
@@ -38,6 +41,9 @@ test('every variable is read and checked', () => {
     FIELDHOUSE_WORKER_CONCURRENCY: '4',
     FIELDHOUSE_SCHEDULE_POLL_MS: '250',
     FIELDHOUSE_RATE_LIMIT: '60/3',
+    FIELDHOUSE_VERSION_RETENTION_DAYS: '90',
+    FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS: '7',
+    FIELDHOUSE_PRUNE_INTERVAL_MS: '5000',
     LOG_LEVEL: 'warn',
   });
   assert.deepEqual(config, {
@@ -55,6 +61,9 @@ test('every variable is read and checked', () => {
     workerConcurrency: 4,
     schedulePollMs: 250,
     rateLimit: { limit: 60, windowSeconds: 3 },
+    versionRetentionDays: 90,
+    webhookLogRetentionDays: 7,
+    pruneIntervalMs: 5000,
   });
   for (const [name, value] of [
     ['PORT', '70000'],
@@ -71,6 +80,9 @@ test('every variable is read and checked', () => {
     ['FIELDHOUSE_RATE_LIMIT', '60'],
     ['FIELDHOUSE_RATE_LIMIT', '0/3'],
     ['FIELDHOUSE_RATE_LIMIT', '60/0'],
+    ['FIELDHOUSE_VERSION_RETENTION_DAYS', '0'],
+    ['FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS', '30d'],
+    ['FIELDHOUSE_PRUNE_INTERVAL_MS', '10'],
   ]) {
     assert.throws(
       () => loadConfig({ [name as string]: value }),

@@ -11,6 +11,7 @@ import * as enterEnvironmentSchemaVersion from './0009_enter_environment_schema_
 import * as recordAnnouncements from './0010_record_announcements.ts';
 import * as schemaChangeVersions from './0011_schema_change_versions.ts';
 import * as recordsVersions from './0012_records_versions.ts';
+import * as webhookLogPruning from './0013_webhook_log_pruning.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_record_announcements': recordAnnouncements,
   '0011_schema_change_versions': schemaChangeVersions,
   '0012_records_versions': recordsVersions,
+  '0013_webhook_log_pruning': webhookLogPruning,
 };
