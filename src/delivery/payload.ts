@@ -1,3 +1,4 @@
+import { previousAsSent } from '../events/previous-entity.ts';
 import type { ClaimedCall } from './claimed-call.ts';
 
 // DatoCMS shows event times to the second: "2024-08-26T12:49:16Z".
@@ -22,7 +23,9 @@ export function defaultPayload(call: ClaimedCall, autoRetries: number): Record<s
     entity_type: call.entityType,
     event_type: call.eventType,
     entity: event.entity,
-    ...(call.eventType === 'update' ? { previous_entity: event.previousEntity ?? null } : {}),
+    ...(call.eventType === 'update'
+      ? { previous_entity: previousAsSent(event.entity, event.previousEntity) ?? null }
+      : {}),
     related_entities: event.relatedEntities,
   };
 }

@@ -8,6 +8,7 @@ import type { EnvironmentResource } from '../presenters/environment.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
 import { type EnabledWebhook, enqueueWebhookCalls } from './fan-out.ts';
 import type { MatchableEvent } from './matching.ts';
+import { previousAsStored } from './previous-entity.ts';
 
 export type SchemaEvent =
   | EventOf<'item_type', 'create' | 'update' | 'delete'>
@@ -167,12 +168,15 @@ export async function recordEvent(
     event.eventType,
     event.entity.id,
     JSON.stringify(event.entity),
-    JSON.stringify(event.previousEntity ?? null),
+    JSON.stringify(previousAsStored(event.entity, event.previousEntity ?? null)),
     JSON.stringify(event.relatedEntities ?? []),
   ];
   const nested: [string, string] | undefined =
     event.entityType === 'item' && event.nestedEntity
-      ? [JSON.stringify(event.nestedEntity), JSON.stringify(event.nestedPreviousEntity ?? null)]
+      ? [
+          JSON.stringify(event.nestedEntity),
+          JSON.stringify(previousAsStored(event.nestedEntity, event.nestedPreviousEntity ?? null)),
+        ]
       : undefined;
   const [inserted] =
     last && last.writes.length > 0
