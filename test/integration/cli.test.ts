@@ -312,6 +312,7 @@ describe('the fieldhouse command line', () => {
       /^shutting down$/,
       /^HTTP server closed/,
       /^schedule runner stopped/,
+      /^pruning stopped/,
       /^delivery worker stopped/,
       /^database closed$/,
       /^shutdown complete$/,
