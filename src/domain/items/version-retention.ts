@@ -28,34 +28,34 @@ export async function pruneVersions(
   retentionDays: number,
   limit = VERSION_PRUNE_BATCH,
 ): Promise<number> {
-  const table = (name: string) => qualifiedTable(environment.schemaName, name);
+  const schema = environment.schemaName;
   try {
     return await throughWriteGate(db, environment.number, () =>
       db.transaction().execute(async (trx) => {
         await lockEnvironment(trx, environment.number);
         const { rows } = await sql<{ item_id: string; deleted: number }>`
           WITH doomed AS (
-            SELECT v.id FROM ${table('item_versions')} v
+            SELECT v.id FROM ${qualifiedTable(schema, 'item_versions')} v
             WHERE v.created_at < now() - make_interval(days => ${retentionDays})
               AND NOT EXISTS (
-                SELECT FROM ${table('items')} i
+                SELECT FROM ${qualifiedTable(schema, 'items')} i
                 WHERE i.id = v.item_id
                   AND (i.current_version_id = v.id OR i.published_version_id = v.id)
               )
             ORDER BY v.created_at
             LIMIT ${limit}
           ), deleted AS (
-            DELETE FROM ${table('item_versions')} v USING doomed WHERE v.id = doomed.id
+            DELETE FROM ${qualifiedTable(schema, 'item_versions')} v USING doomed WHERE v.id = doomed.id
             RETURNING v.item_id
           )
           SELECT item_id, count(*)::integer AS deleted FROM deleted GROUP BY item_id
         `.execute(trx);
         if (rows.length === 0) return 0;
         await sql`
-          DELETE FROM ${table('item_version_parts')} p
+          DELETE FROM ${qualifiedTable(schema, 'item_version_parts')} p
           WHERE p.item_id = any(${rows.map((row) => row.item_id)}::text[])
             AND NOT EXISTS (
-              SELECT FROM ${table('item_versions')} v
+              SELECT FROM ${qualifiedTable(schema, 'item_versions')} v
               WHERE v.item_id = p.item_id AND p.hash = any(v.part_hashes)
             )
         `.execute(trx);
