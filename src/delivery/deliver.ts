@@ -6,7 +6,7 @@ import type { Logger } from './logger.ts';
 import { attemptKind, decideOutcome } from './outcome.ts';
 import { recordAttempt } from './record.ts';
 import { buildRequest, type DeliveryRequest, loggedHeaders } from './request.ts';
-import { type SendResult, send, type Timeouts } from './send.ts';
+import { RESPONSE_BODY_LIMIT, type SendResult, send, type Timeouts } from './send.ts';
 
 export type DeliveryContext = {
   db: Db;
@@ -17,6 +17,19 @@ export type DeliveryContext = {
   logger: Logger;
   metrics?: Metrics | undefined;
 };
+
+/**
+ * A request body as the delivery log keeps it: up to 64 KiB, as a response body. A record
+ * event's payload holds the record twice; whole, every logged call of a large record would
+ * keep it twice more for the log's retention.
+ */
+function loggedBody(body: string): string {
+  if (body.length <= RESPONSE_BODY_LIMIT / 4) return body;
+  const bytes = Buffer.from(body);
+  return bytes.length <= RESPONSE_BODY_LIMIT
+    ? body
+    : bytes.subarray(0, RESPONSE_BODY_LIMIT).toString('utf8');
+}
 
 function notSent(error: string): SendResult {
   return { ok: false, status: null, headers: null, body: null, error };
@@ -72,7 +85,7 @@ export async function deliverCall(call: ClaimedCall, context: DeliveryContext): 
     durationMs,
     requestUrl: request?.url ?? null,
     requestHeaders: request ? loggedHeaders(request.headers) : null,
-    requestPayload: request?.body ?? null,
+    requestPayload: request ? loggedBody(request.body) : null,
     responseStatus: result.status,
     responseHeaders: result.headers,
     responsePayload: result.body,

@@ -139,6 +139,18 @@ describe('retention', () => {
     assert.equal(payload.entity.attributes.title, 'new');
     assert.deepEqual(payload.previous_entity.attributes, { title: 'old', body });
     assert.equal(payload.previous_entity.id, record.id);
+    // The delivery log keeps the request as it keeps responses: up to 64 KiB.
+    const call = await eventually(() =>
+      server.db
+        .selectFrom('webhook_calls')
+        .select(['status', 'request_payload'])
+        .where('event_id', 'in', (eb) =>
+          eb.selectFrom('events').select('id').where('entity_id', '=', record.id),
+        )
+        .executeTakeFirst()
+        .then((row) => row?.status === 'success' && row),
+    );
+    assert.equal(call.request_payload, request?.body.slice(0, 64 * 1024));
   });
 
   test('versions read exactly as saved, blocks included, after compaction and pruning', async () => {
