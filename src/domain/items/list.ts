@@ -101,7 +101,8 @@ async function pageSizes(
       query.select((eb) =>
         eb
           .selectFrom('blocks')
-          .select(sql<string>`coalesce(sum(octet_length(blocks.item_values::text)), 0)`.as('sum'))
+          // Unqualified, item_values is the block's own: the innermost FROM holds it.
+          .select(sql<string>`coalesce(sum(octet_length(item_values::text)), 0)`.as('sum'))
           .whereRef('blocks.item_id', '=', 'items.id')
           .as('block_bytes'),
       ),

@@ -180,7 +180,7 @@ const recordById = preparedShape((db: EnvQueryable, id: string) =>
     // keeps only small records. (The stored size would understate values the database
     // compresses, so a large but repetitive record would be kept.)
     .select(
-      sql<string>`octet_length(items.item_values::text) + coalesce(octet_length(items.published_values::text), 0)`.as(
+      sql<string>`octet_length(item_values::text) + coalesce(octet_length(published_values::text), 0)`.as(
         'json_bytes',
       ),
     )
