@@ -4,6 +4,7 @@ import { allowEntryProblem } from './delivery/allowlist.ts';
 import { DATOCMS_RETRY_SCHEDULE } from './delivery/retry-schedule.ts';
 import { INSTALL_ROOT } from './paths.ts';
 import type { RateLimit } from './rate-limit/store.ts';
+import type { StorageConfig } from './storage/storage-config.ts';
 
 /** Every setting Fieldhouse reads, typed and validated once at start. */
 export type Config = {
@@ -33,6 +34,18 @@ export type Config = {
   webhookLogRetentionDays: number;
   /** How often a worker process prunes versions, delivered events and old delivery logs. */
   pruneIntervalMs: number;
+  /** Where upload bytes are stored. */
+  storage: StorageConfig;
+  /** This server's external origin (no trailing slash); null: the origin a request arrived on. */
+  publicUrl: string | null;
+  /** Base of every upload's `url`; null: `<public origin>/assets`. */
+  assetsUrl: string | null;
+  /** Largest file one upload may hold, in bytes. */
+  uploadMaxBytes: number;
+  /** Seconds an upload URL stays valid. */
+  uploadUrlTtlSeconds: number;
+  /** HMAC key of upload URLs; null: a random one generated once and kept in the database. */
+  signingSecret: string | null;
 };
 
 export class ConfigError extends Error {
@@ -129,6 +142,60 @@ function rateLimit(env: Env): RateLimit | null {
   return { limit, windowSeconds };
 }
 
+function url(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a valid URL (got "${raw}")`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(name, `must start with http:// or https:// (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function storage(env: Env, dataDir: string): StorageConfig {
+  const kind = env.FIELDHOUSE_STORAGE || 'local';
+  if (kind === 'local') {
+    return { kind, dir: resolve(env.FIELDHOUSE_STORAGE_DIR || join(dataDir, 'uploads')) };
+  }
+  if (kind !== 's3')
+    throw new ConfigError('FIELDHOUSE_STORAGE', `must be local or s3 (got "${kind}")`);
+  const bucket = env.FIELDHOUSE_S3_BUCKET;
+  if (!bucket)
+    throw new ConfigError('FIELDHOUSE_S3_BUCKET', 'is required when FIELDHOUSE_STORAGE is s3');
+  const endpoint = url(env, 'FIELDHOUSE_S3_ENDPOINT');
+  const accessKeyId = env.FIELDHOUSE_S3_ACCESS_KEY_ID || '';
+  const secretAccessKey = env.FIELDHOUSE_S3_SECRET_ACCESS_KEY || '';
+  if ((accessKeyId === '') !== (secretAccessKey === '')) {
+    throw new ConfigError(
+      accessKeyId === '' ? 'FIELDHOUSE_S3_ACCESS_KEY_ID' : 'FIELDHOUSE_S3_SECRET_ACCESS_KEY',
+      'must be set together with its pair',
+    );
+  }
+  return {
+    kind,
+    bucket,
+    region: env.FIELDHOUSE_S3_REGION || 'us-east-1',
+    endpoint,
+    credentials: accessKeyId === '' ? null : { accessKeyId, secretAccessKey },
+    forcePathStyle: boolean(env, 'FIELDHOUSE_S3_FORCE_PATH_STYLE', endpoint !== null),
+    prefix: env.FIELDHOUSE_S3_PREFIX || '',
+    directUpload: boolean(env, 'FIELDHOUSE_S3_DIRECT_UPLOAD', true),
+  };
+}
+
+function signingSecret(env: Env): string | null {
+  const raw = env.FIELDHOUSE_SIGNING_SECRET;
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < 32)
+    throw new ConfigError('FIELDHOUSE_SIGNING_SECRET', 'must be at least 32 characters');
+  return raw;
+}
+
 /** FIELDHOUSE_CACHE_DIR, else `.cache` in the installation (beside the bundle bin/ runs). */
 export function cacheDir(env: Env = process.env): string {
   return resolve(env.FIELDHOUSE_CACHE_DIR || join(INSTALL_ROOT, '.cache'));
@@ -146,11 +213,12 @@ export function loadConfig(env: Env = process.env): Config {
       'must be 16 to 128 characters of letters, digits, "-" or "_"',
     );
   }
+  const dataDir = resolve(env.FIELDHOUSE_DATA_DIR || './data');
   return {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 3000, 0, 65535),
     databaseUrl: databaseUrl(env),
-    dataDir: resolve(env.FIELDHOUSE_DATA_DIR || './data'),
+    dataDir,
     cacheDir: cacheDir(env),
     adminToken,
     logLevel: logLevel as Config['logLevel'],
@@ -164,6 +232,12 @@ export function loadConfig(env: Env = process.env): Config {
     versionRetentionDays: integer(env, 'FIELDHOUSE_VERSION_RETENTION_DAYS', 30, 1, 36_500),
     webhookLogRetentionDays: integer(env, 'FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 36_500),
     pruneIntervalMs: integer(env, 'FIELDHOUSE_PRUNE_INTERVAL_MS', 60_000, 50, 86_400_000),
+    storage: storage(env, dataDir),
+    publicUrl: url(env, 'FIELDHOUSE_PUBLIC_URL'),
+    assetsUrl: url(env, 'FIELDHOUSE_ASSETS_URL'),
+    uploadMaxBytes: integer(env, 'FIELDHOUSE_UPLOAD_MAX_BYTES', 1024 ** 3, 1, 5 * 1024 ** 4),
+    uploadUrlTtlSeconds: integer(env, 'FIELDHOUSE_UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
+    signingSecret: signingSecret(env),
   };
 }
 

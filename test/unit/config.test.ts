@@ -64,6 +64,12 @@ test('every variable is read and checked', () => {
     versionRetentionDays: 90,
     webhookLogRetentionDays: 7,
     pruneIntervalMs: 5000,
+    storage: { kind: 'local', dir: '/var/lib/fieldhouse/uploads' },
+    publicUrl: null,
+    assetsUrl: null,
+    uploadMaxBytes: 1024 ** 3,
+    uploadUrlTtlSeconds: 3600,
+    signingSecret: null,
   });
   for (const [name, value] of [
     ['PORT', '70000'],
@@ -83,12 +89,74 @@ test('every variable is read and checked', () => {
     ['FIELDHOUSE_VERSION_RETENTION_DAYS', '0'],
     ['FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS', '30d'],
     ['FIELDHOUSE_PRUNE_INTERVAL_MS', '10'],
+    ['FIELDHOUSE_STORAGE', 'ftp'],
+    ['FIELDHOUSE_PUBLIC_URL', 'example.com'],
+    ['FIELDHOUSE_ASSETS_URL', 'ftp://cdn.example.com'],
+    ['FIELDHOUSE_UPLOAD_MAX_BYTES', '0'],
+    ['FIELDHOUSE_UPLOAD_URL_TTL', '1'],
+    ['FIELDHOUSE_SIGNING_SECRET', 'short'],
   ]) {
     assert.throws(
       () => loadConfig({ [name as string]: value }),
       (error) => error instanceof ConfigError && error.variable === name,
     );
   }
+});
+
+test('upload storage: local under the data directory by default, or an S3-compatible bucket', () => {
+  assert.deepEqual(loadConfig({ FIELDHOUSE_DATA_DIR: '/srv/fh' }).storage, {
+    kind: 'local',
+    dir: '/srv/fh/uploads',
+  });
+  const config = loadConfig({
+    FIELDHOUSE_STORAGE: 's3',
+    FIELDHOUSE_S3_BUCKET: 'assets',
+    FIELDHOUSE_S3_ENDPOINT: 'http://minio:9000/',
+    FIELDHOUSE_S3_ACCESS_KEY_ID: 'key',
+    FIELDHOUSE_S3_SECRET_ACCESS_KEY: 'secret',
+    FIELDHOUSE_S3_PREFIX: 'fh/',
+    FIELDHOUSE_S3_DIRECT_UPLOAD: 'false',
+    FIELDHOUSE_PUBLIC_URL: 'https://cms.example.com/',
+    FIELDHOUSE_ASSETS_URL: 'https://cdn.example.com/assets',
+    FIELDHOUSE_UPLOAD_MAX_BYTES: '1048576',
+    FIELDHOUSE_UPLOAD_URL_TTL: '600',
+    FIELDHOUSE_SIGNING_SECRET: 'x'.repeat(32),
+  });
+  assert.deepEqual(config.storage, {
+    kind: 's3',
+    bucket: 'assets',
+    region: 'us-east-1',
+    endpoint: 'http://minio:9000',
+    credentials: { accessKeyId: 'key', secretAccessKey: 'secret' },
+    // A custom endpoint (MinIO, R2) defaults to path-style addressing.
+    forcePathStyle: true,
+    prefix: 'fh/',
+    directUpload: false,
+  });
+  assert.equal(config.publicUrl, 'https://cms.example.com');
+  assert.equal(config.assetsUrl, 'https://cdn.example.com/assets');
+  assert.equal(config.uploadMaxBytes, 1_048_576);
+  assert.equal(config.uploadUrlTtlSeconds, 600);
+  assert.equal(config.signingSecret, 'x'.repeat(32));
+  const aws = loadConfig({ FIELDHOUSE_STORAGE: 's3', FIELDHOUSE_S3_BUCKET: 'b' }).storage;
+  assert.deepEqual(aws.kind === 's3' && [aws.endpoint, aws.forcePathStyle, aws.credentials], [
+    null,
+    false,
+    null,
+  ]);
+  assert.throws(
+    () => loadConfig({ FIELDHOUSE_STORAGE: 's3' }),
+    (error) => error instanceof ConfigError && error.variable === 'FIELDHOUSE_S3_BUCKET',
+  );
+  assert.throws(
+    () =>
+      loadConfig({
+        FIELDHOUSE_STORAGE: 's3',
+        FIELDHOUSE_S3_BUCKET: 'b',
+        FIELDHOUSE_S3_ACCESS_KEY_ID: 'k',
+      }),
+    (error) => error instanceof ConfigError && error.variable === 'FIELDHOUSE_S3_SECRET_ACCESS_KEY',
+  );
 });
 
 test('.env is read without overriding variables already set', () => {
