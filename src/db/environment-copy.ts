@@ -200,7 +200,11 @@ async function fillLateColumns(trx: Trx, from: string, to: string, plan: TablePl
   `.execute(trx);
 }
 
-/** Drops an environment's schema and everything in it. */
+/**
+ * Drops an environment's schema and everything in it. Its uploads are deleted first:
+ * DROP SCHEMA fires no trigger, and each upload row counts a reference to its bytes.
+ */
 export async function dropEnvironmentSchema(trx: Trx, schemaName: string): Promise<void> {
+  await sql`SELECT fieldhouse_release_upload_refs(${schemaName})`.execute(trx);
   await sql`DROP SCHEMA IF EXISTS ${sql.id(schemaName)} CASCADE`.execute(trx);
 }

@@ -53,6 +53,7 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'schema_menu_items',
   'plugins',
   'upload_filters',
+  'uploads',
   'items',
   'item_versions',
   'item_version_parts',

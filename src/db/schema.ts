@@ -146,6 +146,64 @@ export type UploadFilterTable = {
   seq: Generated<string>;
 };
 
+/** An upload's colour, as the API shows it. */
+export type UploadColor = { red: number; green: number; blue: number; alpha: number };
+
+/** An upload's default metadata, field-keyed (alt, title, custom_data per locale). */
+export type UploadDefaultFieldMetadata = {
+  alt: Record<string, string | null>;
+  title: Record<string, string | null>;
+  custom_data: Record<string, Record<string, unknown>>;
+  focal_point: { x: number; y: number } | null;
+  poster_time: number | null;
+};
+
+export type UploadTable = {
+  id: string;
+  path: string;
+  /** bigint: read as a decimal string. */
+  size: ColumnType<string, number, number>;
+  md5: string;
+  mime_type: string;
+  format: string | null;
+  is_image: boolean;
+  width: number | null;
+  height: number | null;
+  blurhash: string | null;
+  thumbhash: string | null;
+  colors: Json<UploadColor[]>;
+  exif_info: Json<Record<string, unknown>>;
+  smart_tags: Json<string[]>;
+  tags: Json<string[]>;
+  author: string | null;
+  copyright: string | null;
+  notes: string | null;
+  default_field_metadata: Json<UploadDefaultFieldMetadata>;
+  upload_collection_id: string | null;
+  creator_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  seq: Generated<string>;
+};
+
+/** A path an upload request handed out, until an upload consumes it. */
+export type UploadRequestTable = {
+  path: string;
+  environment_number: number;
+  access_token_id: string;
+  upload_collection_id: string | null;
+  expires_at: Timestamp;
+  consumed_at: Timestamp | null;
+  created_at: Generated<Date>;
+};
+
+/** How many uploads, in every environment, name a stored path (kept by triggers). */
+export type UploadObjectTable = {
+  path: string;
+  refs: number;
+  unreferenced_since: Timestamp | null;
+};
+
 /** The project-wide part of the site (one row): the same for every environment. */
 export type SiteTable = {
   id: number;
@@ -156,6 +214,8 @@ export type SiteTable = {
   draft_mode_default: boolean;
   /** Maintenance mode is project-wide: while on, writes to the primary are refused. */
   maintenance_mode: Generated<boolean>;
+  /** HMAC key of upload URLs when FIELDHOUSE_SIGNING_SECRET is unset. */
+  upload_signing_secret: string | null;
   created_at: Timestamp;
   last_data_change_at: Timestamp | null;
 };
@@ -437,6 +497,7 @@ export type EnvironmentDatabase = {
   plugins: PluginTable;
   item_type_filters: ItemTypeFilterTable;
   upload_filters: UploadFilterTable;
+  uploads: UploadTable;
 };
 
 /** Project-wide tables, in `public`: the same for every environment. */
@@ -451,7 +512,11 @@ export type ProjectDatabase = {
   webhook_calls: WebhookCallTable;
   webhook_call_attempts: WebhookCallAttemptTable;
   rate_limit_windows: RateLimitWindowTable;
+  upload_requests: UploadRequestTable;
+  upload_objects: UploadObjectTable;
 };
+
+export type UploadRow = Selectable<UploadTable>;
 
 export type ItemTypeRow = Selectable<ItemTypeTable>;
 export type NewItemType = Insertable<ItemTypeTable>;

@@ -28,6 +28,8 @@ export type Actor = {
   environmentsAccess: 'all' | 'primary_only' | 'sandbox_only' | 'none';
   /** The role's final item-type permission entries (inherited ones included). */
   itemTypePermissions: { positive: readonly unknown[]; negative: readonly unknown[] };
+  /** The role's final upload permission entries (inherited ones included). */
+  uploadPermissions: { positive: readonly unknown[]; negative: readonly unknown[] };
   /** The project's built-in full-access token: role and token writes are not bound by its role. */
   hardcodedAdmin: boolean;
 };

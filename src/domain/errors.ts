@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'INVALID_ATTRIBUTES'
   | 'INVALID_PARAMS'
   | 'INVALID_FILTER_FIELDS_PARAM'
+  | 'INVALID_RELATIONSHIP'
+  | 'INVALID_ORDERING'
   | 'DUPLICATE_POSITIONS_FOUND'
   | 'NOT_FOUND'
   | 'INVALID_ENDPOINT'
@@ -78,7 +80,8 @@ export type RecordType =
   | 'ScheduledUnpublishing'
   | 'Plugin'
   | 'ItemTypeFilter'
-  | 'UploadFilter';
+  | 'UploadFilter'
+  | 'Upload';
 
 export type FieldIssue = {
   field: string;

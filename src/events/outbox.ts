@@ -14,7 +14,8 @@ export type SchemaEvent =
   | EventOf<'item_type', 'create' | 'update' | 'delete'>
   | (EventOf<'item', 'create' | 'update' | 'delete' | 'publish' | 'unpublish'> & NestedEntities)
   | EventOf<'environment', 'create' | 'promote' | 'delete', EnvironmentResource>
-  | EventOf<'maintenance_mode', 'change'>;
+  | EventOf<'maintenance_mode', 'change'>
+  | EventOf<'upload', 'create' | 'update' | 'delete'>;
 
 type EventOf<EntityType extends string, EventType extends string, Entity = Resource> = {
   entityType: EntityType;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import { deliveryRoutes } from '../cda/http/routes.ts';
+import { uploadSettings } from '../domain/uploads/upload-settings.ts';
 import { createMetrics, type Metrics } from '../metrics.ts';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.ts';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
@@ -35,6 +36,9 @@ import { roleRoutes } from './routes/roles.ts';
 import { schemaMenuItemRoutes } from './routes/schema-menu-items.ts';
 import { siteRoutes } from './routes/site.ts';
 import { uploadFilterRoutes } from './routes/upload-filters.ts';
+import { uploadRequestRoutes } from './routes/upload-requests.ts';
+import { uploadSinkRoutes } from './routes/upload-sink.ts';
+import { uploadRoutes } from './routes/uploads.ts';
 import { webhookCallRoutes } from './routes/webhook-calls.ts';
 import { webhookRoutes } from './routes/webhooks.ts';
 import { workflowRoutes } from './routes/workflows.ts';
@@ -122,5 +126,24 @@ export async function buildApp(
   await app.register(itemRoutes, deps);
   await app.register(itemScheduleRoutes);
   await app.register(deliveryRoutes, deps);
+  const uploadDeps = {
+    ...deps,
+    uploads: uploadSettings(deps.db, deps.config, () => listeningOrigin(app)),
+  };
+  await app.register(uploadRequestRoutes, uploadDeps);
+  await app.register(uploadSinkRoutes, uploadDeps);
+  await app.register(uploadRoutes, uploadDeps);
   return app;
+}
+
+/** Where this process listens, as an origin (a wildcard address reads as localhost). */
+function listeningOrigin(app: FastifyInstance): string {
+  const address = app.addresses()[0];
+  if (!address || typeof address === 'string') return 'http://localhost';
+  const host = ['0.0.0.0', '::'].includes(address.address)
+    ? 'localhost'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address;
+  return `http://${host}:${address.port}`;
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/client.ts';
 import type { Scope } from '../db/environment-scope.ts';
 import type { Actor, Permission } from '../domain/actor.ts';
 import type { ItemAction } from '../domain/items/permission-entries.ts';
+import type { UploadAction } from '../domain/uploads/authorization.ts';
 
 /** What every route plugin receives. */
 export type AppDeps = { db: Db; config: Config };
@@ -25,6 +26,11 @@ declare module 'fastify' {
      * in the request's environment (checked before the body; per record by the route).
      */
     itemAction?: ItemAction;
+    /**
+     * Upload action the route performs: the role's upload permissions must grant it in
+     * the request's environment (checked before the body; per upload by the operation).
+     */
+    uploadAction?: UploadAction;
     /** JSON:API `data.type` the request document must carry. */
     resourceType?: string;
     /** Served without a token (health checks). */

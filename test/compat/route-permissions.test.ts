@@ -18,8 +18,15 @@ type Route = {
   permission?: Permission;
   /** The record action the role's item-type permissions must grant. */
   itemAction?: ItemAction;
+  /** The upload action the role's upload permissions must grant. */
+  uploadAction?: string;
   /** The JSON:API type the request document must carry. */
   resourceType?: string;
+};
+
+/** Public write routes, each with why it needs no token. */
+const PUBLIC_WRITES: Record<string, string> = {
+  'PUT /_uploads/*': 'the upload URL carries its own signed, expiring credential',
 };
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -66,6 +73,7 @@ async function registeredRoutes(): Promise<{ routes: Route[]; publicKeys: string
           url: route.url,
           permission: route.config?.permission,
           itemAction: route.config?.itemAction,
+          uploadAction: route.config?.uploadAction,
           resourceType: route.config?.resourceType,
         });
     }
@@ -101,14 +109,17 @@ async function call(route: Route, token: string, environment?: string, pathId = 
 describe('the route table', () => {
   test('is not empty and every route is either public or authenticated', () => {
     assert.ok(writes.length > 20, `only ${writes.length} write routes collected`);
-    for (const key of publicKeys) assert.match(key, /^GET /, `${key}: public routes only read`);
+    for (const key of publicKeys) {
+      if (key in PUBLIC_WRITES) continue;
+      assert.match(key, /^GET /, `${key}: public routes only read`);
+    }
   });
 
   test('every write route names a permission or a record action, except the listed open ones', () => {
     for (const route of writes) {
       if (route.key in OPEN_WRITES) continue;
-      if (route.itemAction) {
-        assert.equal(route.permission, undefined, `${route.key}: a record action and a flag`);
+      if (route.itemAction || route.uploadAction) {
+        assert.equal(route.permission, undefined, `${route.key}: an entry action and a flag`);
         continue;
       }
       assert.ok(route.permission, `${route.key} is registered without config.permission`);
@@ -241,9 +252,48 @@ describe('each record route refuses a role without its item-type permission', ()
   });
 });
 
+describe('each upload route refuses a role without its upload permission', () => {
+  const uploadActions = [
+    'read',
+    'create',
+    'update',
+    'delete',
+    'replace_asset',
+    'edit_creator',
+    'move',
+  ];
+  const entry = (action: string) => ({
+    action,
+    environment: 'main',
+    on_creator: 'anyone',
+    localization_scope: 'all',
+  });
+  for (const route of routes.filter((candidate) => candidate.uploadAction !== undefined)) {
+    const action = route.uploadAction as string;
+    test(`${route.key} needs the "${action}" upload permission`, async () => {
+      const everyFlag = Object.fromEntries(ROLE_FLAGS.map((flag) => [flag, true]));
+      const lacking = await tokenWithRole(server.db, {
+        ...everyFlag,
+        positive_upload_permissions: uploadActions.filter((o) => o !== action).map(entry),
+      });
+      const refused = await call(route, lacking.token);
+      assert.equal(refused.status, 403, JSON.stringify(refused.body));
+      assert.deepEqual(errorCodesOf(refused.body), ['INSUFFICIENT_PERMISSIONS']);
+      const holding = await tokenWithRole(server.db, {
+        positive_upload_permissions: [entry(action)],
+      });
+      const allowed = await call(route, holding.token);
+      assert.notEqual(allowed.status, 403, JSON.stringify(allowed.body));
+    });
+  }
+});
+
 describe('ungated reads need no flag', () => {
   for (const route of reads.filter(
-    (candidate) => candidate.permission === undefined && candidate.itemAction === undefined,
+    (candidate) =>
+      candidate.permission === undefined &&
+      candidate.itemAction === undefined &&
+      candidate.uploadAction === undefined,
   )) {
     test(`${route.key} answers a token with no flag`, async () => {
       const bare = await tokenWithFlags(server.db, []);

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { buildClient, type Client } from '@datocms/cma-client-node';
 import { type Config, loadConfig } from '../../src/config.ts';
@@ -48,12 +51,15 @@ function officialClient(
 /** A real Fieldhouse listening on a loopback port, on its own fresh database. */
 export async function startTestServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const database: TestDatabase = await createTestDatabase();
+  // Uploads go to a folder of the test's own unless it chose a storage.
+  const uploadsDir = mkdtempSync(join(tmpdir(), 'fieldhouse-uploads-'));
   const config: Config = {
     ...loadConfig({}),
     port: 0,
     logLevel: 'silent',
     adminToken: ADMIN_TOKEN,
     ...databaseConfig(database, 5),
+    storage: { kind: 'local', dir: uploadsDir },
     ...overrides,
   };
   let server: RunningServer;
@@ -61,6 +67,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     server = await startServer(config);
   } catch (error) {
     await database.drop();
+    rmSync(uploadsDir, { recursive: true, force: true });
     throw error;
   }
   const baseUrl = server.url.replace('[::1]', '127.0.0.1');
@@ -93,6 +100,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     async close() {
       await server.close();
       await database.drop();
+      rmSync(uploadsDir, { recursive: true, force: true });
     },
   };
 }

@@ -12,6 +12,7 @@ import * as scheduleSelection from './0011_schedule_selection.ts';
 import * as recordAnnouncements from './0012_record_announcements.ts';
 import * as emptyLists from './0013_empty_lists.ts';
 import * as versionParts from './0014_version_parts.ts';
+import * as uploads from './0015_uploads.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -34,4 +35,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0012_record_announcements': recordAnnouncements,
   '0013_empty_lists': emptyLists,
   '0014_version_parts': versionParts,
+  '0015_uploads': uploads,
 };

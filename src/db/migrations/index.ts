@@ -12,6 +12,7 @@ import * as recordAnnouncements from './0010_record_announcements.ts';
 import * as schemaChangeVersions from './0011_schema_change_versions.ts';
 import * as recordsVersions from './0012_records_versions.ts';
 import * as webhookLogPruning from './0013_webhook_log_pruning.ts';
+import * as uploads from './0014_uploads.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011_schema_change_versions': schemaChangeVersions,
   '0012_records_versions': recordsVersions,
   '0013_webhook_log_pruning': webhookLogPruning,
+  '0014_uploads': uploads,
 };

@@ -46,6 +46,10 @@ export function actorFromRole(token: CallerToken, attributes: RoleAttributes): A
       positive: attributes.positive_item_type_permissions,
       negative: attributes.negative_item_type_permissions,
     },
+    uploadPermissions: {
+      positive: attributes.positive_upload_permissions,
+      negative: attributes.negative_upload_permissions,
+    },
     hardcodedAdmin: token.hardcoded_type === 'admin',
   };
 }

@@ -10,6 +10,7 @@ import { assertReaches } from '../../domain/auth/environment-reach.ts';
 import { authenticate, type RequestedEnvironment } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { assertMayAtAll } from '../../domain/items/access.ts';
+import { assertMayAtAllOnUploads } from '../../domain/uploads/authorization.ts';
 
 const ACCEPTED_MEDIA = /application\/(json|vnd\.api\+json)/;
 
@@ -73,6 +74,10 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
     }
     const itemAction = config.itemAction;
     if (itemAction && request.actor) assertMayAtAll(request.actor, request.scope, itemAction);
+    const uploadAction = config.uploadAction;
+    if (uploadAction && request.actor) {
+      assertMayAtAllOnUploads(request.actor, request.scope.environment.id, uploadAction);
+    }
   });
 
   app.addHook('preValidation', async (request) => {

@@ -1,0 +1,46 @@
+// Upload paths as DatoCMS makes them: `/<site id>/<timestamp>-<file name>`.
+
+const MAX_NAME_BYTES = 200;
+
+/**
+ * A file name safe in a URL and a storage key: letters, digits, `.`, `_` and `-` kept
+ * (case and extension too), every other run turned into one `-`, at most 200 bytes
+ * with the extension kept; `file` when nothing is left.
+ */
+export function safeFileName(filename: string | undefined): string {
+  const cleaned = (filename ?? '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+/, '')
+    .replace(/-+$/, '');
+  if (cleaned === '') return 'file';
+  if (cleaned.length <= MAX_NAME_BYTES) return cleaned;
+  const extension = /\.[A-Za-z0-9]{1,10}$/.exec(cleaned)?.[0] ?? '';
+  return cleaned.slice(0, MAX_NAME_BYTES - extension.length) + extension;
+}
+
+export function uploadPath(siteId: string, timestampMs: number, safeName: string): string {
+  return `/${siteId}/${timestampMs}-${safeName}`;
+}
+
+/** The storage key of a path: the path without its leading `/`. */
+export function storageKey(path: string): string {
+  return path.slice(1);
+}
+
+/** The file name a path ends with, without the timestamp prefix. */
+export function filenameOf(path: string): string {
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  return last.replace(/^\d+-/, '');
+}
+
+/** The file name without its extension. */
+export function basenameOf(filename: string): string {
+  const dot = filename.lastIndexOf('.');
+  return dot > 0 ? filename.slice(0, dot) : filename;
+}
+
+/** The lower-cased extension, without the dot; null when there is none. */
+export function extensionOf(filename: string): string | null {
+  const dot = filename.lastIndexOf('.');
+  return dot > 0 && dot < filename.length - 1 ? filename.slice(dot + 1).toLowerCase() : null;
+}
