@@ -36,6 +36,15 @@ export const MAX_PERMISSIONS_PER_LIST = 1000;
  * (INVALID_FIELD), and every walk over stored content stops here.
  */
 export const MAX_NESTING_DEPTH = 64;
+/**
+ * A `matches` filter pattern (filter-pattern.ts): its length, and its size with every
+ * counted repetition written out (PostgreSQL compiles `x{n}` into n copies of x, and the
+ * embedded engine cannot interrupt a compile or a match once it started).
+ */
+export const MAX_FILTER_PATTERN_LENGTH = 1000;
+export const MAX_FILTER_PATTERN_SIZE = 2000;
+/** PostgreSQL's `statement_timeout` for the statements that run `matches` patterns. */
+export const FILTER_PATTERN_TIMEOUT_MS = 5000;
 /** Records named by one bulk operation: DatoCMS's documented maximum (refused by the body's schema). */
 export const MAX_RECORDS_PER_BULK = 200;
 

@@ -3,7 +3,11 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { before, describe, test } from 'node:test';
-import { apiError } from '../support/api-errors.ts';
+import { sql } from 'kysely';
+import { withStatementTimeout } from '../../src/db/statement-timeout.ts';
+import { FILTER_PATTERN_TIMEOUT_MS, MAX_FILTER_PATTERN_LENGTH } from '../../src/domain/limits.ts';
+import { apiError, rejectsWithApiError, rejectsWithMessage } from '../support/api-errors.ts';
+import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
 // Issue 13, items 2 and 3: text no column can hold is refused at the edge, and every
@@ -274,5 +278,166 @@ describe('framework and HTTP parser refusals are api_error documents', () => {
     await send('GET', `/site?x=${'a'.repeat(20 * 1024)}`);
     const site = await server.client().site.find();
     assert.ok(site.id);
+  });
+});
+
+// Issue 23, items 1, 3 and 4: patterns and text a client sends run in bounded time. Each
+// hostile input below ran for minutes or hours before (backtracking engines); the server
+// must answer it and, in the meantime, answer others: the server runs in this process, so
+// a stalled event loop would hold `/healthz` too. The test timeout only ends such a hang.
+describe('user-supplied patterns and text cannot stall the server', { timeout: 300_000 }, () => {
+  const client = server.client();
+
+  /** The answer to `call`, once `/healthz` has answered too, sent while `call` was in flight. */
+  async function alongsideHealthz<T>(call: Promise<T>): Promise<T> {
+    const health = fetch(`${server.baseUrl}/healthz`);
+    const [outcome, probe] = await Promise.allSettled([call, health]);
+    assert.equal(probe.status === 'fulfilled' && probe.value.status, 200);
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  }
+
+  async function modelWith(field: Record<string, unknown>) {
+    const model = await buildModel(client);
+    await buildField(client, { itemTypeId: model.id, api_key: 'value', ...field });
+    return model.id;
+  }
+
+  test('a matches pattern with backreferences is refused with 422 naming it, not run', async () => {
+    const modelId = await modelWith({ field_type: 'string' });
+    await client.items.create({ item_type: itemTypeRef(modelId), value: 'a'.repeat(1502) });
+    const list = (fields: Record<string, unknown>) =>
+      client.items.list({ filter: { type: modelId, fields } } as Parameters<
+        typeof client.items.list
+      >[0]);
+    await alongsideHealthz(
+      rejectsWithMessage(
+        list({ value: { matches: { pattern: '^(a*)(a*)\\1\\2x$' } } }),
+        'INVALID_FILTER_FIELDS_PARAM',
+        /^filter\[fields\]\[value\]\[matches\]\[pattern\] uses a backreference/,
+      ),
+    );
+    for (const [pattern, problem] of [
+      ['(?=a)a', /is not a valid regular expression for this server .*lookahead/],
+      ['(?<!b)a', /is not a valid regular expression for this server .*lookbehind/],
+      ['(a)\\12', /uses a backreference/],
+      ['(?:\\w|\\W|\\s){1,255}', /is too large: .* at most 2000/],
+      ['a'.repeat(MAX_FILTER_PATTERN_LENGTH + 1), /is longer than 1000 characters/],
+    ] as const) {
+      await rejectsWithMessage(
+        list({ OR: [{ value: { not_matches: { pattern } } }] }),
+        'INVALID_FILTER_FIELDS_PARAM',
+        new RegExp(
+          `^filter\\[fields\\]\\[OR\\]\\[0\\]\\[value\\]\\[not_matches\\]\\[pattern\\] ${problem.source}`,
+        ),
+      );
+    }
+    await rejectsWithApiError(
+      list({ value: { matches: { pattern: 'a'.repeat(1001), regexp: false } } }),
+      'INVALID_FILTER_FIELDS_PARAM',
+    );
+    // Ordinary patterns, counted repetitions included, still find the record.
+    for (const pattern of [
+      `^${'a{250}'.repeat(5)}a{252}$`,
+      '^(a|b)+$',
+      '^A+$',
+      '^[[:alpha:]]{3,}$',
+      '(?:aa){250}',
+    ]) {
+      const found = await alongsideHealthz(list({ value: { matches: { pattern } } }));
+      assert.equal(found.length, 1, pattern);
+    }
+    const literal = await list({
+      value: { matches: { pattern: 'a'.repeat(1000), regexp: false } },
+    });
+    assert.equal(literal.length, 1);
+  });
+
+  test('statements running patterns run under the statement timeout, for their transaction only', async () => {
+    const setting = () =>
+      sql<{ timeout: string }>`SELECT current_setting('statement_timeout') AS timeout`;
+    const inside = await withStatementTimeout(
+      server.db,
+      FILTER_PATTERN_TIMEOUT_MS,
+      async (db) => (await setting().execute(db)).rows[0]?.timeout,
+    );
+    assert.equal(inside, `${FILTER_PATTERN_TIMEOUT_MS / 1000}s`);
+    const after = await server.db
+      .transaction()
+      .execute(async (trx) => (await setting().execute(trx)).rows[0]?.timeout);
+    assert.equal(after, '0');
+  });
+
+  test('a format pattern that backtracks exponentially is run in linear time', async () => {
+    const modelId = await modelWith({
+      field_type: 'string',
+      validators: { format: { custom_pattern: '^(a+)+$' } },
+    });
+    const create = (value: string) =>
+      client.items.create({ item_type: itemTypeRef(modelId), value });
+    await alongsideHealthz(
+      rejectsWithApiError(create(`${'a'.repeat(40)}!`), 'INVALID_FIELD', {
+        code: 'VALIDATION_FORMAT',
+      }),
+    );
+    assert.equal((await alongsideHealthz(create('a'.repeat(40)))).value, 'a'.repeat(40));
+  });
+
+  test('a slug pattern that backtracks exponentially is run in linear time', async () => {
+    const modelId = await modelWith({
+      field_type: 'slug',
+      validators: { slug_format: { custom_pattern: '^(a|aa)+$' } },
+    });
+    const create = (value: string) =>
+      client.items.create({ item_type: itemTypeRef(modelId), value });
+    await alongsideHealthz(
+      rejectsWithApiError(create(`${'a'.repeat(60)}b`), 'INVALID_FIELD', {
+        code: 'VALIDATION_SLUG_FORMAT',
+      }),
+    );
+    assert.equal((await create('aaa')).value, 'aaa');
+  });
+
+  test('format patterns keep JavaScript syntax; one RE2 cannot run is kept, not enforced', async () => {
+    const modelId = await modelWith({
+      field_type: 'string',
+      validators: { format: { custom_pattern: '^(?<year>\\d{4})-\\u0030\\d$' } },
+    });
+    const create = (value: string) =>
+      client.items.create({ item_type: itemTypeRef(modelId), value });
+    assert.equal((await create('2024-01')).value, '2024-01');
+    await rejectsWithApiError(create('2024-1'), 'INVALID_FIELD', { code: 'VALIDATION_FORMAT' });
+
+    const lookahead = await buildField(client, {
+      itemTypeId: await buildModel(client).then((model) => model.id),
+      field_type: 'string',
+      validators: { format: { custom_pattern: '^(?!admin)' } },
+    });
+    assert.deepEqual(lookahead.validators, { format: { custom_pattern: '^(?!admin)' } });
+    const record = await client.items.create({
+      item_type: itemTypeRef(lookahead.item_type.id),
+      [lookahead.api_key]: 'admin',
+    });
+    assert.equal(record[lookahead.api_key], 'admin');
+  });
+
+  test('sanitized_html reads a megabyte of spaces, or of an open attribute, in linear time', async () => {
+    const modelId = await modelWith({
+      field_type: 'text',
+      validators: { sanitized_html: { sanitize_before_validation: false } },
+    });
+    const create = (value: string) =>
+      client.items.create({ item_type: itemTypeRef(modelId), value });
+    const spaces = ' '.repeat(900_000);
+    assert.equal((await alongsideHealthz(create(spaces))).value, spaces);
+    const openHref = `<a href="${' '.repeat(900_000)}`;
+    assert.equal((await alongsideHealthz(create(openHref))).value, openHref);
+    const opened = `<p${' onclick="'.repeat(80_000)}`;
+    await alongsideHealthz(
+      rejectsWithApiError(create(opened), 'INVALID_FIELD', { code: 'VALIDATION_SANITIZED_HTML' }),
+    );
+    await rejectsWithApiError(create(`<p${' '.repeat(1000)}onclick="x">`), 'INVALID_FIELD', {
+      code: 'VALIDATION_SANITIZED_HTML',
+    });
   });
 });

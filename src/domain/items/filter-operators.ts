@@ -2,6 +2,7 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { DomainError } from '../errors.ts';
 import { isIsoDate, isIsoDateTime } from '../fields/field-types/iso-dates.ts';
 import type { FieldType } from '../fields/field-types/types.ts';
+import { filterPatternProblem } from './filter-pattern.ts';
 
 /**
  * The operators of `filter[fields]` (`GET /items`) as SQL over jsonb values (keyed by field
@@ -96,7 +97,10 @@ export function inList(expression: RawBuilder<unknown>, values: string[]): Condi
 
 const escapeRegex = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** `matches`: a regular expression (or, with `regexp: false`, a literal), case-insensitive unless asked. */
+/**
+ * `matches`: a regular expression (or, with `regexp: false`, a literal), case-insensitive
+ * unless asked; only a pattern that runs in bounded time (filter-pattern.ts).
+ */
 export function matches(expression: RawBuilder<unknown>, arg: unknown, what: string): Condition {
   if (!isObject(arg)) throw badFilter(`${what} must be { pattern, case_sensitive?, regexp? }`);
   const pattern = text(arg.pattern, `${what}[pattern]`);
@@ -104,6 +108,8 @@ export function matches(expression: RawBuilder<unknown>, arg: unknown, what: str
     arg.case_sensitive === undefined ? false : bool(arg.case_sensitive, `${what}[case_sensitive]`);
   const regexp = arg.regexp === undefined ? true : bool(arg.regexp, `${what}[regexp]`);
   const source = regexp ? pattern : escapeRegex(pattern);
+  const problem = filterPatternProblem(pattern, { regexp });
+  if (problem) throw badFilter(`${what}[pattern] ${problem}`);
   return caseSensitive
     ? sql<SqlBool>`(${expression} ~ ${source})`
     : sql<SqlBool>`(${expression} ~* ${source})`;

@@ -195,14 +195,16 @@ function queryCondition(
 }
 
 /**
- * The conditions `filter[fields]`, `filter[query]` and `filter[only_valid]` add. A regular
- * expression is tried on the database first, so a bad one is a clear error, not a failure.
+ * The conditions `filter[fields]`, `filter[query]` and `filter[only_valid]` add, and whether
+ * they run `matches` patterns. A regular expression is tried on the database first, so a
+ * bad one is a clear error, not a failure.
  */
 export async function filterConditions(
   db: EnvQueryable,
   input: FilterInput,
-): Promise<Expression<SqlBool>[]> {
+): Promise<{ conditions: Expression<SqlBool>[]; runsPatterns: boolean }> {
   const conditions: Condition[] = [];
+  let runsPatterns = false;
   if (input.onlyValid !== undefined && !['true', 'false'].includes(input.onlyValid))
     throw new DomainError('INVALID_PARAMS', 'filter[only_valid] must be true or false');
   if (input.onlyValid === 'true') conditions.push(sql<SqlBool>`current_valid`);
@@ -234,7 +236,7 @@ export async function filterConditions(
         },
       )),
     );
-    await checkRegexes(db, input.fields, 'filter[fields]');
+    runsPatterns = (await checkRegexes(db, input.fields, 'filter[fields]')) > 0;
   }
   if (input.query !== undefined) {
     const models =
@@ -247,14 +249,15 @@ export async function filterConditions(
     );
     conditions.push(queryCondition(input, input.query, models, fieldsByModel));
   }
-  return conditions;
+  return { conditions, runsPatterns };
 }
 
 /**
  * Tries each `matches` pattern (at any depth: deep filters and AND/OR lists hold them too) on
- * the database: a pattern it cannot compile is refused.
+ * the database: a pattern it cannot compile is refused. Counts the patterns, literals too.
  */
-async function checkRegexes(db: EnvQueryable, given: unknown, path: string): Promise<void> {
+async function checkRegexes(db: EnvQueryable, given: unknown, path: string): Promise<number> {
+  let patterns = 0;
   const entries = Array.isArray(given)
     ? given.map((element, index) => [String(index), element] as const)
     : isObject(given)
@@ -267,9 +270,10 @@ async function checkRegexes(db: EnvQueryable, given: unknown, path: string): Pro
       isObject(arg) &&
       typeof arg.pattern === 'string';
     if (!isPattern) {
-      await checkRegexes(db, arg, at);
+      patterns += await checkRegexes(db, arg, at);
       continue;
     }
+    patterns += 1;
     if (arg.regexp === false || arg.regexp === 'false') continue;
     try {
       await sql`SELECT '' ~ ${arg.pattern}`.execute(db);
@@ -277,4 +281,5 @@ async function checkRegexes(db: EnvQueryable, given: unknown, path: string): Pro
       throw badFilter(`${at}[pattern] is not a valid regular expression`);
     }
   }
+  return patterns;
 }

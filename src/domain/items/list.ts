@@ -1,10 +1,12 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { Scope } from '../../db/environment-scope.ts';
+import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
+import { isStatementTimeout, withStatementTimeout } from '../../db/statement-timeout.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
+import { FILTER_PATTERN_TIMEOUT_MS } from '../limits.ts';
 import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { filterConditions } from './list-filters.ts';
@@ -175,6 +177,25 @@ async function orderRules(
   });
 }
 
+/**
+ * Statements running `matches` patterns, under PostgreSQL's statement timeout: patterns are
+ * bounded already (filter-pattern.ts), but their cost grows with the records they scan.
+ */
+async function boundedPatternRun<T>(
+  db: EnvQueryable,
+  work: (db: EnvQueryable) => Promise<T>,
+): Promise<T> {
+  try {
+    return await withStatementTimeout(db, FILTER_PATTERN_TIMEOUT_MS, work);
+  } catch (error) {
+    if (!isStatementTimeout(error)) throw error;
+    throw new DomainError(
+      'INVALID_FILTER_FIELDS_PARAM',
+      `filter[fields]: the query running its matches patterns was stopped after ${FILTER_PATTERN_TIMEOUT_MS / 1000} s; narrow it down (filter[type], filters without patterns) or simplify the patterns`,
+    );
+  }
+}
+
 /** `GET /items` (spec 09 §2): one page of records and the total count. */
 export async function listItems(
   scope: Scope,
@@ -219,7 +240,7 @@ export async function listItems(
       throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`, 'filter[type]');
   }
   const order = query.orderBy ? await orderRules(scope, query.orderBy, models, query.locale) : [];
-  const filters =
+  const { conditions: filters, runsPatterns } =
     query.fields !== undefined || query.query !== undefined || query.onlyValid !== undefined
       ? await filterConditions(scope.db, {
           fields: query.fields,
@@ -229,7 +250,7 @@ export async function listItems(
           locale: query.locale ?? (await siteLocales(scope.db))[0] ?? '',
           column: version === 'published' ? 'published_values' : 'item_values',
         })
-      : [];
+      : { conditions: [], runsPatterns: false };
 
   const where: ItemsWhereOf = (eb) => {
     const conditions: Expression<SqlBool>[] = [];
@@ -250,9 +271,6 @@ export async function listItems(
     conditions.push(...filters);
     return eb.and(conditions);
   };
-  const base = scope.db.selectFrom('items');
-  let pageIds = base.select('id').where(where);
-  for (const rule of order) pageIds = pageIds.orderBy(rule.expression, rule.direction);
   // Current records filtered by model at most (no field filter, every record readable):
   // the kept counts (migration 0006) answer without reading every record of the models.
   const byModelCounts =
@@ -261,22 +279,32 @@ export async function listItems(
     filters.length === 0 &&
     readable === null &&
     (query.type === undefined || models.length > 0);
-  const total = byModelCounts
-    ? scope.db
-        .selectFrom('item_counts')
-        .select(sql<string>`coalesce(sum(total), 0)`.as('total'))
-        .$if(query.type !== undefined, (counts) =>
-          counts.where(
-            'item_type_id',
-            'in',
-            models.map((model) => model.id),
-          ),
-        )
-    : base.select((eb) => eb.fn.countAll<string>().as('total')).where(where);
-  const [idRows, count] = await Promise.all([
-    pageIds.orderBy('seq').limit(limit).offset(offset).execute(),
-    total.executeTakeFirstOrThrow(),
-  ]);
+  // The statements that read every matching record; the page's rows are read again below,
+  // by id, at most MAX_PAGE_LIMIT of them.
+  const idsAndCount = (db: EnvQueryable) => {
+    const base = db.selectFrom('items');
+    let pageIds = base.select('id').where(where);
+    for (const rule of order) pageIds = pageIds.orderBy(rule.expression, rule.direction);
+    const total = byModelCounts
+      ? db
+          .selectFrom('item_counts')
+          .select(sql<string>`coalesce(sum(total), 0)`.as('total'))
+          .$if(query.type !== undefined, (counts) =>
+            counts.where(
+              'item_type_id',
+              'in',
+              models.map((model) => model.id),
+            ),
+          )
+      : base.select((eb) => eb.fn.countAll<string>().as('total')).where(where);
+    return Promise.all([
+      pageIds.orderBy('seq').limit(limit).offset(offset).execute(),
+      total.executeTakeFirstOrThrow(),
+    ]);
+  };
+  const [idRows, count] = runsPatterns
+    ? await boundedPatternRun(scope.db, idsAndCount)
+    : await idsAndCount(scope.db);
   const ids = idRows.map((row) => row.id);
   const nested = query.nested ?? false;
   // The page is measured before it is loaded: a page over the byte cap, or one the

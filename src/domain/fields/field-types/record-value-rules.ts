@@ -2,6 +2,7 @@ import type { BlockRef, ValueReferences } from './block-refs.ts';
 import { dastTextLength } from './dast.ts';
 import { unsafeHtml } from './html-safety.ts';
 import { isPlainObject } from './problems.ts';
+import { matchesUserPattern } from './user-pattern.ts';
 import type { ValidatorName } from './validators.ts';
 import { VALUE_RULES, type ValueRule } from './value-validators.ts';
 
@@ -215,9 +216,9 @@ export const RECORD_VALUE_RULES = {
   slug_format: onValue((value, params) => {
     const slug = value as string;
     if (typeof params.custom_pattern === 'string')
-      return new RegExp(params.custom_pattern).test(slug)
-        ? null
-        : `must match the pattern /${params.custom_pattern}/`;
+      return matchesUserPattern(params.custom_pattern, slug) === false
+        ? `must match the pattern /${params.custom_pattern}/`
+        : null;
     return WEBPAGE_SLUG.test(slug)
       ? null
       : 'must be a web page slug: lowercase letters, digits, "_" and single "-" between them';

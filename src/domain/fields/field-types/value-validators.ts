@@ -1,5 +1,6 @@
 import { instantOf } from './iso-dates.ts';
 import { quoteList } from './problems.ts';
+import { matchesUserPattern } from './user-pattern.ts';
 
 type Params = Record<string, unknown>;
 
@@ -54,9 +55,9 @@ export const VALUE_RULES: Record<string, ValueRule> = {
   format: (value, params) => {
     const text = value as string;
     if (typeof params.custom_pattern === 'string')
-      return new RegExp(params.custom_pattern).test(text)
-        ? null
-        : `must match the pattern /${params.custom_pattern}/`;
+      return matchesUserPattern(params.custom_pattern, text) === false
+        ? `must match the pattern /${params.custom_pattern}/`
+        : null;
     if (params.predefined_pattern === 'email')
       return EMAIL.test(text) ? null : 'must be an email address';
     return isUrl(text) ? null : 'must be an http(s) URL';
