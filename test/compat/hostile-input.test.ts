@@ -305,7 +305,8 @@ describe('user-supplied patterns and text cannot stall the server', { timeout: 3
 
   test('a matches pattern with backreferences is refused with 422 naming it, not run', async () => {
     const modelId = await modelWith({ field_type: 'string' });
-    await client.items.create({ item_type: itemTypeRef(modelId), value: 'a'.repeat(1502) });
+    // An odd count of a's before the x: only backtracking through every split can tell.
+    await client.items.create({ item_type: itemTypeRef(modelId), value: `${'a'.repeat(1501)}x` });
     const list = (fields: Record<string, unknown>) =>
       client.items.list({ filter: { type: modelId, fields } } as Parameters<
         typeof client.items.list
@@ -338,9 +339,9 @@ describe('user-supplied patterns and text cannot stall the server', { timeout: 3
     );
     // Ordinary patterns, counted repetitions included, still find the record.
     for (const pattern of [
-      `^${'a{250}'.repeat(5)}a{252}$`,
-      '^(a|b)+$',
-      '^A+$',
+      `^${'a{250}'.repeat(6)}a{1}x$`,
+      '^(a|x)+$',
+      '^A+X$',
       '^[[:alpha:]]{3,}$',
       '(?:aa){250}',
     ]) {
