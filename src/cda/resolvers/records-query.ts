@@ -1,7 +1,9 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
 import { filterConditions } from '../../domain/items/list-filters.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
+import { boundedPatternRun } from '../../domain/items/pattern-statements.ts';
 import type { DeliveryContext } from './context.ts';
 import { toEngineFilter } from './filter-translation.ts';
 import { orderRules } from './order.ts';
@@ -19,10 +21,14 @@ type Where = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression
 
 /**
  * The condition selecting the query's records: its model, the version served, the role's
- * reach and the filter, as the CMA's records list reads filters (list-filters.ts).
+ * reach and the filter, as the CMA's records list reads filters (list-filters.ts); and
+ * whether it runs `matches` patterns.
  */
-async function recordsWhere(context: DeliveryContext, query: RecordsQuery): Promise<Where> {
-  const filters = query.filter
+async function recordsWhere(
+  context: DeliveryContext,
+  query: RecordsQuery,
+): Promise<{ where: Where; runsPatterns: boolean }> {
+  const { conditions: filters, runsPatterns } = query.filter
     ? await filterConditions(context.scope.db, {
         fields: toEngineFilter(query.filter, query.fields),
         query: undefined,
@@ -31,8 +37,8 @@ async function recordsWhere(context: DeliveryContext, query: RecordsQuery): Prom
         locale: query.locale,
         column: context.drafts ? 'item_values' : 'published_values',
       })
-    : [];
-  return (eb) => {
+    : { conditions: [], runsPatterns: false };
+  const where: Where = (eb) => {
     const conditions: Expression<SqlBool>[] = [eb('item_type_id', '=', query.model.id)];
     if (!context.drafts) conditions.push(eb('published_values', 'is not', null));
     if (context.strict)
@@ -41,6 +47,16 @@ async function recordsWhere(context: DeliveryContext, query: RecordsQuery): Prom
     conditions.push(...filters);
     return eb.and(conditions);
   };
+  return { where, runsPatterns };
+}
+
+/** Runs `work` on the scope's handle, under the pattern statement timeout when it runs patterns. */
+function run<T>(
+  context: DeliveryContext,
+  runsPatterns: boolean,
+  work: (db: EnvQueryable) => Promise<T>,
+): Promise<T> {
+  return runsPatterns ? boundedPatternRun(context.scope.db, work) : work(context.scope.db);
 }
 
 /** One page of records, in one statement (filter, order and page in SQL). */
@@ -49,28 +65,32 @@ export async function findRecords(
   query: RecordsQuery,
   page: Readonly<{ orderBy: readonly string[]; first: number; skip: number }>,
 ): Promise<DeliveryRow[]> {
-  const where = await recordsWhere(context, query);
+  const { where, runsPatterns } = await recordsWhere(context, query);
   context.budget.spendStatement();
-  let statement = context.scope.db
-    .selectFrom('items')
-    .select(META_COLUMNS)
-    .select(versionColumns(context.drafts))
-    .where(where);
-  for (const rule of orderRules(page.orderBy, query.fields, context.drafts, query.locale))
-    statement = statement.orderBy(rule.expression, rule.direction);
-  // A stable order whatever the sort keys: equal keys would otherwise page unpredictably.
-  const rows = await statement.orderBy('id').limit(page.first).offset(page.skip).execute();
+  const rows = await run(context, runsPatterns, (db) => {
+    let statement = db
+      .selectFrom('items')
+      .select(META_COLUMNS)
+      .select(versionColumns(context.drafts))
+      .where(where);
+    for (const rule of orderRules(page.orderBy, query.fields, context.drafts, query.locale))
+      statement = statement.orderBy(rule.expression, rule.direction);
+    // A stable order whatever the sort keys: equal keys would otherwise page unpredictably.
+    return statement.orderBy('id').limit(page.first).offset(page.skip).execute();
+  });
   return rows as DeliveryRow[];
 }
 
 /** How many records the query matches, in one statement. */
 export async function countRecords(context: DeliveryContext, query: RecordsQuery): Promise<number> {
-  const where = await recordsWhere(context, query);
+  const { where, runsPatterns } = await recordsWhere(context, query);
   context.budget.spendStatement();
-  const row = await context.scope.db
-    .selectFrom('items')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
-    .where(where)
-    .executeTakeFirstOrThrow();
+  const row = await run(context, runsPatterns, (db) =>
+    db
+      .selectFrom('items')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where(where)
+      .executeTakeFirstOrThrow(),
+  );
   return Number(row.count);
 }

@@ -1,16 +1,15 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
-import { isStatementTimeout, withStatementTimeout } from '../../db/statement-timeout.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
-import { FILTER_PATTERN_TIMEOUT_MS } from '../limits.ts';
 import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
 import { valuesToPresent } from './block-snapshots.ts';
 import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
+import { boundedPatternRun } from './pattern-statements.ts';
 import type { ItemsWhere } from './readable-records.ts';
 import { withTreeMeta } from './tree-meta.ts';
 
@@ -175,25 +174,6 @@ async function orderRules(
     const path = field.localized ? [field.id, mainLocale] : [field.id];
     return { expression: sql`item_values #> ${path}`, direction };
   });
-}
-
-/**
- * Statements running `matches` patterns, under PostgreSQL's statement timeout: patterns are
- * bounded already (filter-pattern.ts), but their cost grows with the records they scan.
- */
-async function boundedPatternRun<T>(
-  db: EnvQueryable,
-  work: (db: EnvQueryable) => Promise<T>,
-): Promise<T> {
-  try {
-    return await withStatementTimeout(db, FILTER_PATTERN_TIMEOUT_MS, work);
-  } catch (error) {
-    if (!isStatementTimeout(error)) throw error;
-    throw new DomainError(
-      'INVALID_FILTER_FIELDS_PARAM',
-      `filter[fields]: the query running its matches patterns was stopped after ${FILTER_PATTERN_TIMEOUT_MS / 1000} s; narrow it down (filter[type], filters without patterns) or simplify the patterns`,
-    );
-  }
 }
 
 /** `GET /items` (spec 09 §2): one page of records and the total count. */
