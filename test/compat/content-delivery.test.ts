@@ -4,7 +4,7 @@ import { before, test } from 'node:test';
 import { ApiError, executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import { getIntrospectionQuery } from 'graphql';
 import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
-import { buildField, itemTypeRef } from '../support/factories.ts';
+import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
@@ -90,6 +90,36 @@ before(async () => {
     field_type: 'links',
     validators: { items_item_type: { item_types: [post.id] } },
   });
+  const quote = await client.itemTypes.create({
+    name: 'Quote',
+    api_key: 'quote',
+    modular_block: true,
+  });
+  await buildField(client, { itemTypeId: quote.id, api_key: 'text', field_type: 'string' });
+  const hero = await client.itemTypes.create({
+    name: 'Hero',
+    api_key: 'hero',
+    modular_block: true,
+  });
+  await buildField(client, { itemTypeId: hero.id, api_key: 'heading', field_type: 'string' });
+  await buildField(client, {
+    itemTypeId: hero.id,
+    api_key: 'quotes',
+    field_type: 'rich_text',
+    validators: { rich_text_blocks: { item_types: [quote.id] } },
+  });
+  await buildField(client, {
+    itemTypeId: post.id,
+    api_key: 'sections',
+    field_type: 'rich_text',
+    validators: { rich_text_blocks: { item_types: [hero.id, quote.id] } },
+  });
+  await buildField(client, {
+    itemTypeId: post.id,
+    api_key: 'lead',
+    field_type: 'single_block',
+    validators: { single_block_blocks: { item_types: [quote.id] } },
+  });
   const ada = await client.items.create({ item_type: itemTypeRef(author.id), name: 'Ada' });
   await client.items.publish(ada.id);
   ids.ada = ada.id;
@@ -105,6 +135,17 @@ before(async () => {
       views,
       author: ada.id,
       related: Object.values(ids).filter((id) => id !== ada.id && id !== post.id),
+      sections: [
+        blockInRequest({
+          itemTypeId: hero.id,
+          attributes: {
+            heading: `${title.en} hero`,
+            quotes: [blockInRequest({ itemTypeId: quote.id, attributes: { text: 'Inner' } })],
+          },
+        }),
+        blockInRequest({ itemTypeId: quote.id, attributes: { text: `${title.en} said` } }),
+      ],
+      lead: blockInRequest({ itemTypeId: quote.id, attributes: { text: `${title.en} lead` } }),
     });
     await client.items.publish(record.id);
     ids[key] = record.id;
@@ -154,15 +195,90 @@ test('a single record by id, with its meta fields and a link', async () => {
   assert.deepEqual(data.blogPost.author, { name: 'Ada' });
 });
 
-test('links load in one statement per level, whatever the page size', async () => {
-  const statements = async (first: number) => {
+test('links and blocks load in one statement per level, whatever the page size', async () => {
+  const statements = async (first: number, drafts: boolean) => {
     const [, response] = await rawExecuteQuery(
-      `{ allBlogPosts(first: ${first}) { title author { name } related { title author { name } } } }`,
-      { token: readToken, graphqlEndpointUrl: endpoint, autoRetry: false },
+      `{ allBlogPosts(first: ${first}, orderBy: [views_ASC]) {
+        title author { name } related { title author { name } }
+        lead { text } sections { ... on HeroRecord { heading quotes { text } } }
+      } }`,
+      {
+        token: drafts ? previewToken : readToken,
+        includeDrafts: drafts,
+        graphqlEndpointUrl: endpoint,
+        autoRetry: false,
+      },
     );
     return Number(response.headers.get('x-fieldhouse-queries'));
   };
-  assert.equal(await statements(1), await statements(3));
+  assert.equal(await statements(1, false), await statements(3, false));
+  // Current versions name their blocks by id: each block level is one more statement.
+  assert.equal(await statements(1, true), await statements(4, true));
+});
+
+test('modular content and single blocks resolve to block records, by DatoCMS union', async () => {
+  const page = `query Post($id: ItemId) {
+    blogPost(filter: { id: { eq: $id } }) {
+      sections {
+        __typename
+        ... on HeroRecord { id heading _modelApiKey quotes { text } }
+        ... on QuoteRecord { text }
+      }
+      lead { text _modelApiKey }
+    }
+  }`;
+  type Page = {
+    blogPost: {
+      sections: Record<string, unknown>[];
+      lead: { text: string; _modelApiKey: string };
+    };
+  };
+  const data = await query<Page>(page, { variables: { id: ids.one } });
+  assert.deepEqual(
+    data.blogPost.sections.map(({ id, ...rest }) => ({ ...rest, hasId: typeof id === 'string' })),
+    [
+      {
+        __typename: 'HeroRecord',
+        heading: 'One hero',
+        _modelApiKey: 'hero',
+        quotes: [{ text: 'Inner' }],
+        hasId: true,
+      },
+      { __typename: 'QuoteRecord', text: 'One said', hasId: false },
+    ],
+  );
+  assert.deepEqual(data.blogPost.lead, { text: 'One lead', _modelApiKey: 'quote' });
+
+  // A block edited since publication: the published version keeps the old block.
+  const hero = data.blogPost.sections[0]?.id as string;
+  await client.items.update(ids.one as string, {
+    sections: [blockInRequest({ id: hero, attributes: { heading: 'Edited hero' } })],
+  });
+  const published = await query<Page>(page, { variables: { id: ids.one } });
+  assert.equal(published.blogPost.sections[0]?.heading, 'One hero');
+  const current = await query<Page>(page, {
+    token: previewToken,
+    includeDrafts: true,
+    variables: { id: ids.one },
+  });
+  assert.deepEqual(
+    current.blogPost.sections.map((section) => section.heading),
+    ['Edited hero'],
+  );
+  assert.deepEqual(current.blogPost.sections[0]?.quotes, [{ text: 'Inner' }]);
+
+  const schema = await query<{
+    union: { possibleTypes: { name: string }[] } | null;
+    block: { description: string } | null;
+  }>(`{
+    union: __type(name: "BlogPostModelSectionsField") { possibleTypes { name } }
+    block: __type(name: "HeroRecord") { description }
+  }`);
+  assert.deepEqual(schema.union?.possibleTypes.map((type) => type.name).sort(), [
+    'HeroRecord',
+    'QuoteRecord',
+  ]);
+  assert.equal(schema.block?.description, 'Block of type Hero (hero)');
 });
 
 test('a localized field reads the locale asked, falling back when it is blank', async () => {

@@ -9,6 +9,7 @@ import { readableRecords } from '../../domain/items/readable-records.ts';
 import { readyEnvironment } from '../../http/plugins/protocol.ts';
 import { MAX_COMPLEXITY } from '../limits/complexity.ts';
 import { ExecutionBudget } from '../limits/execution-budget.ts';
+import { blockLoader } from '../resolvers/block-loader.ts';
 import type { DeliveryContext } from '../resolvers/context.ts';
 import { recordLoader } from '../resolvers/record-loader.ts';
 import { runQuery } from '../run-query.ts';
@@ -104,6 +105,7 @@ async function deliverySchema(
       readable,
       locales: (schema.extensions.locales ?? []) as readonly string[],
       records: recordLoader(scope, options.drafts, options.strict, readable, budget),
+      blocks: blockLoader(scope, budget),
       budget,
     },
   };

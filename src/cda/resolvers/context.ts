@@ -2,6 +2,7 @@ import type DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { ItemsWhere } from '../../domain/items/readable-records.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
+import type { StoredBlock } from './block-loader.ts';
 import type { DeliveryRow } from './rows.ts';
 
 /** What every resolver of one delivery request shares. */
@@ -17,6 +18,8 @@ export type DeliveryContext = Readonly<{
   locales: readonly string[];
   /** Records by id, loaded in one statement per batch (links). */
   records: DataLoader<string, DeliveryRow | null>;
+  /** Stored blocks by id, loaded in one statement per batch (current versions' blocks). */
+  blocks: DataLoader<string, StoredBlock | null>;
   budget: ExecutionBudget;
 }>;
 

@@ -60,16 +60,26 @@ export function buildDeliverySchema(
     for (const name of [names.record, ...roots]) taken.add(name);
     return true;
   });
+  // Block types, named like records', unless a record model took the name.
+  const blocks = snapshot.blockModels.filter((model) => {
+    const name = modelNames(model.api_key).record;
+    if (taken.has(name)) return false;
+    taken.add(name);
+    return true;
+  });
   const types = new Map<string, GraphQLObjectType>();
+  const owners = new Map([...served, ...blocks].map((model) => [model.id, model.api_key]));
   const registry: FieldTypeRegistry = {
     siteLocale,
     recordType: (id) => types.get(id),
-    unionName: (field) => {
-      const owner = served.find((model) => model.id === field.item_type_id);
-      return `${pascalName(owner?.api_key ?? '')}Model${pascalName(field.api_key)}Field`;
-    },
+    unionName: (field) =>
+      `${pascalName(owners.get(field.item_type_id) ?? '')}Model${pascalName(field.api_key)}Field`,
   };
-  const hasModel = (id: string) => served.some((model) => model.id === id);
+  const hasModel = (id: string) => owners.has(id);
+  for (const model of blocks) {
+    const fields = snapshot.fieldsByModel.get(model.id) ?? [];
+    types.set(model.id, recordType(model, modelNames(model.api_key), fields, registry));
+  }
   const query: GraphQLFieldConfigMap<unknown, DeliveryContext> = {
     _site: {
       type: nonNull(
@@ -136,7 +146,7 @@ export function buildDeliverySchema(
   }
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
-    // Record types no root reaches (link targets only) must still be in the schema.
+    // Record and block types no root reaches (link or block field targets only) must still be in the schema.
     types: [RecordInterface, ...types.values()],
     // The environment's locales, for the resolvers' default locale.
     extensions: { locales: snapshot.locales },

@@ -10,6 +10,7 @@ import {
   GraphQLUnionType,
 } from 'graphql';
 import type { FilterField } from '../../domain/items/model-fields.ts';
+import { blockRecords } from '../resolvers/block-records.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import { colorOutput, jsonOutput, seoOutput, videoOutput } from '../resolvers/field-outputs.ts';
 import { storedValue } from '../resolvers/localized-value.ts';
@@ -19,9 +20,9 @@ import { ColorField, LatLonField, SeoField, VideoField } from './shared-types.ts
 /** What a field's output needs of the schema being built. */
 export type FieldTypeRegistry = Readonly<{
   siteLocale: GraphQLEnumType;
-  /** The record type of a model the schema serves, else undefined. */
+  /** The record or block type of a model the schema serves, else undefined. */
   recordType: (modelId: string) => GraphQLObjectType | undefined;
-  /** `<Model>Model<Field>Field`: the union name of a link field with several targets. */
+  /** `<Model>Model<Field>Field`: the union of a field whose value may hold several models. */
   unionName: (field: FilterField) => string;
 }>;
 
@@ -45,31 +46,39 @@ const VALUE_OUTPUTS: Readonly<Record<string, [GraphQLOutputType, (value: unknown
   video: [VideoField, videoOutput],
 };
 
-/** The models a link or links field may point to (its item(s)_item_type validator). */
-function linkTargets(field: FilterField): string[] {
-  const validator =
-    field.validators[field.field_type === 'link' ? 'item_item_type' : 'items_item_type'];
+/** The validator naming the models a field's value may hold, by field type. */
+const TARGET_VALIDATORS: Readonly<Record<string, string>> = {
+  link: 'item_item_type',
+  links: 'items_item_type',
+  rich_text: 'rich_text_blocks',
+  single_block: 'single_block_blocks',
+};
+
+/** The models (records or blocks) a link, links, modular content or single block field may hold. */
+function targetModels(field: FilterField): string[] {
+  const name = TARGET_VALIDATORS[field.field_type];
+  const validator = name === undefined ? undefined : field.validators[name];
   const ids = (validator as { item_types?: unknown } | undefined)?.item_types;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
 }
 
-/** The record type, or the union of the record types, a link field resolves to. */
-function linkOutput(field: FilterField, registry: FieldTypeRegistry): GraphQLOutputType | null {
-  const types = linkTargets(field)
-    .map((id) => registry.recordType(id))
-    .filter((type): type is GraphQLObjectType => type !== undefined);
-  if (types.length === 0) return null;
-  if (types.length === 1) return types[0] as GraphQLObjectType;
+/**
+ * The record type a field's value resolves to, or the `<Model>Model<Field>Field` union of
+ * them when several models are allowed (DatoCMS names a one-member union by its member).
+ */
+function targetOutput(field: FilterField, registry: FieldTypeRegistry): GraphQLOutputType | null {
   const byModel = new Map(
-    linkTargets(field).flatMap((id) => {
+    targetModels(field).flatMap((id) => {
       const type = registry.recordType(id);
-      return type ? [[id, type.name] as const] : [];
+      return type ? [[id, type] as const] : [];
     }),
   );
+  const types = [...byModel.values()];
+  if (types.length <= 1) return types[0] ?? null;
   return new GraphQLUnionType({
     name: registry.unionName(field),
     types,
-    resolveType: (record: DeliveryRecord) => byModel.get(record.row.item_type_id),
+    resolveType: (record: DeliveryRecord) => byModel.get(record.row.item_type_id)?.name,
   });
 }
 
@@ -106,7 +115,7 @@ async function linkedRecords(
 
 /**
  * A field's GraphQL field, or null for a type the API does not serve yet (files,
- * galleries, blocks, structured text) or a link none of whose targets the schema holds.
+ * galleries, structured text) or a link or block field none of whose models the schema holds.
  */
 export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Config | null {
   const args = localeArgs(field, registry);
@@ -119,10 +128,12 @@ export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Co
       resolve: (record, given) => output(storedValue(record, field, given)),
     };
   }
-  if (field.field_type === 'link' || field.field_type === 'links') {
-    const target = linkOutput(field, registry);
-    if (!target) return null;
-    if (field.field_type === 'link')
+  const target = targetOutput(field, registry);
+  if (!target) return null;
+  const many = (type: GraphQLOutputType) =>
+    new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type)));
+  switch (field.field_type) {
+    case 'link':
       return {
         type: target,
         args,
@@ -133,15 +144,37 @@ export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Co
           return (await linkedRecords([id], record, context))[0] ?? null;
         },
       };
-    return {
-      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(target))),
-      args,
-      extensions: { cost: 'links' },
-      resolve: (record, given, context) => {
-        const ids = storedValue(record, field, given);
-        return Array.isArray(ids) ? linkedRecords(ids as string[], record, context) : [];
-      },
-    };
+    case 'links':
+      return {
+        type: many(target),
+        args,
+        extensions: { cost: 'links' },
+        resolve: (record, given, context) => {
+          const ids = storedValue(record, field, given);
+          return Array.isArray(ids) ? linkedRecords(ids as string[], record, context) : [];
+        },
+      };
+    case 'rich_text':
+      return {
+        type: many(target),
+        args,
+        extensions: { cost: 'links' },
+        resolve: (record, given, context) => {
+          const refs = storedValue(record, field, given);
+          return Array.isArray(refs) ? blockRecords(refs, record, context) : [];
+        },
+      };
+    case 'single_block':
+      return {
+        type: target,
+        args,
+        extensions: { cost: 'link' },
+        resolve: async (record, given, context) => {
+          const ref = storedValue(record, field, given);
+          if (ref === null) return null;
+          return (await blockRecords([ref], record, context))[0] ?? null;
+        },
+      };
   }
   return null;
 }
@@ -149,7 +182,5 @@ export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Co
 /** Whether `fieldConfig` gives the field a GraphQL field (filters and orderings follow it). */
 export function servesField(field: FilterField, hasModel: (modelId: string) => boolean): boolean {
   if (VALUE_OUTPUTS[field.field_type]) return true;
-  if (field.field_type === 'link' || field.field_type === 'links')
-    return linkTargets(field).some(hasModel);
-  return false;
+  return targetModels(field).some(hasModel);
 }

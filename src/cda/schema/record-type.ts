@@ -26,7 +26,7 @@ function metaResolvers(model: ItemTypeRow, drafts: (context: DeliveryContext) =>
   };
 }
 
-/** `<Model>Record`: the meta fields, then the model's served fields by name. */
+/** `<Model>Record` (block models' too): the meta fields, then the model's served fields by name. */
 export function recordType(
   model: ItemTypeRow,
   names: ModelNames,
@@ -35,7 +35,7 @@ export function recordType(
 ): GraphQLObjectType {
   return new GraphQLObjectType<DeliveryRecord, DeliveryContext>({
     name: names.record,
-    description: `Record of type ${model.name} (${model.api_key})`,
+    description: `${model.modular_block ? 'Block' : 'Record'} of type ${model.name} (${model.api_key})`,
     interfaces: [RecordInterface],
     isTypeOf: (record: DeliveryRecord) => record.row.item_type_id === model.id,
     fields: () => {

@@ -5,21 +5,18 @@ import { FILTER_FIELD_COLUMNS, type FilterField } from '../../domain/items/model
 
 /** What a delivery schema is generated from: the environment's models, fields and locales. */
 export type SchemaSnapshot = Readonly<{
-  /** Record models (block models are not roots), in creation order. */
+  /** Record models, in creation order. */
   models: readonly ItemTypeRow[];
+  /** Block models: types of block fields' values, never roots. */
+  blockModels: readonly ItemTypeRow[];
   fieldsByModel: ReadonlyMap<string, readonly FilterField[]>;
   locales: readonly string[];
 }>;
 
 /** Three statements, whatever the number of models. */
 export async function loadSnapshot(db: EnvQueryable): Promise<SchemaSnapshot> {
-  const [models, fields, locales] = await Promise.all([
-    db
-      .selectFrom('item_types')
-      .selectAll()
-      .where('modular_block', '=', false)
-      .orderBy('seq')
-      .execute(),
+  const [allModels, fields, locales] = await Promise.all([
+    db.selectFrom('item_types').selectAll().orderBy('seq').execute(),
     db
       .selectFrom('fields')
       .select(FILTER_FIELD_COLUMNS)
@@ -28,7 +25,12 @@ export async function loadSnapshot(db: EnvQueryable): Promise<SchemaSnapshot> {
       .execute(),
     siteLocales(db),
   ]);
-  const fieldsByModel = new Map<string, FilterField[]>(models.map((model) => [model.id, []]));
+  const fieldsByModel = new Map<string, FilterField[]>(allModels.map((model) => [model.id, []]));
   for (const field of fields) fieldsByModel.get(field.item_type_id)?.push(field as FilterField);
-  return { models, fieldsByModel, locales };
+  return {
+    models: allModels.filter((model) => !model.modular_block),
+    blockModels: allModels.filter((model) => model.modular_block),
+    fieldsByModel,
+    locales,
+  };
 }
