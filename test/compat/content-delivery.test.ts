@@ -120,6 +120,16 @@ before(async () => {
     field_type: 'single_block',
     validators: { single_block_blocks: { item_types: [quote.id] } },
   });
+  await buildField(client, {
+    itemTypeId: post.id,
+    api_key: 'body',
+    field_type: 'structured_text',
+    validators: {
+      structured_text_blocks: { item_types: [quote.id, hero.id] },
+      structured_text_inline_blocks: { item_types: [quote.id] },
+      structured_text_links: { item_types: [author.id, post.id] },
+    },
+  });
   const ada = await client.items.create({ item_type: itemTypeRef(author.id), name: 'Ada' });
   await client.items.publish(ada.id);
   ids.ada = ada.id;
@@ -146,7 +156,31 @@ before(async () => {
         blockInRequest({ itemTypeId: quote.id, attributes: { text: `${title.en} said` } }),
       ],
       lead: blockInRequest({ itemTypeId: quote.id, attributes: { text: `${title.en} lead` } }),
-    });
+      body: {
+        schema: 'dast',
+        document: {
+          type: 'root',
+          children: [
+            {
+              type: 'paragraph',
+              children: [
+                { type: 'span', value: 'By ' },
+                { type: 'itemLink', item: ada.id, children: [{ type: 'span', value: 'Ada' }] },
+                {
+                  type: 'inlineBlock',
+                  item: blockInRequest({ itemTypeId: quote.id, attributes: { text: 'Inline' } }),
+                },
+                { type: 'inlineItem', item: ada.id },
+              ],
+            },
+            {
+              type: 'block',
+              item: blockInRequest({ itemTypeId: hero.id, attributes: { heading: 'In body' } }),
+            },
+          ],
+        },
+      },
+    } as never);
     await client.items.publish(record.id);
     ids[key] = record.id;
   }
@@ -201,6 +235,7 @@ test('links and blocks load in one statement per level, whatever the page size',
       `{ allBlogPosts(first: ${first}, orderBy: [views_ASC]) {
         title author { name } related { title author { name } }
         lead { text } sections { ... on HeroRecord { heading quotes { text } } }
+        body { blocks { ... on HeroRecord { heading } } links { ... on AuthorRecord { name } } }
       } }`,
       {
         token: drafts ? previewToken : readToken,
@@ -214,6 +249,75 @@ test('links and blocks load in one statement per level, whatever the page size',
   assert.equal(await statements(1, false), await statements(3, false));
   // Current versions name their blocks by id: each block level is one more statement.
   assert.equal(await statements(1, true), await statements(4, true));
+});
+
+test('structured text serves its value, blocks, inline blocks and links as DatoCMS names them', async () => {
+  type Node = { type: string; item?: string; children?: Node[] };
+  type Body = {
+    value: { schema: string; document: Node };
+    blocks: Record<string, unknown>[];
+    inlineBlocks: { id: string; text: string }[];
+    links: Record<string, unknown>[];
+  };
+  const read = async (drafts: boolean) =>
+    (
+      await query<{ blogPost: { body: Body } }>(
+        `query Post($id: ItemId) {
+          blogPost(filter: { id: { eq: $id } }) {
+            body {
+              value
+              blocks { __typename ... on HeroRecord { id heading } }
+              inlineBlocks { id text }
+              links { __typename ... on AuthorRecord { id name } }
+            }
+          }
+        }`,
+        {
+          variables: { id: ids.two },
+          ...(drafts ? { token: previewToken, includeDrafts: true } : {}),
+        },
+      )
+    ).blogPost.body;
+  for (const drafts of [false, true]) {
+    const body = await read(drafts);
+    const [paragraph, block] = body.value.document.children ?? [];
+    assert.equal(body.value.schema, 'dast');
+    assert.equal(block?.type, 'block');
+    assert.deepEqual(body.blocks, [
+      { __typename: 'HeroRecord', id: block?.item, heading: 'In body' },
+    ]);
+    const inline = paragraph?.children?.find((node) => node.type === 'inlineBlock');
+    assert.deepEqual(body.inlineBlocks, [{ id: inline?.item, text: 'Inline' }]);
+    assert.deepEqual(body.links, [{ __typename: 'AuthorRecord', id: ids.ada, name: 'Ada' }]);
+  }
+  const schema = await query<{
+    body: {
+      fields: { name: string; type: { ofType: { ofType: { ofType: { name: string } } } | null } }[];
+    } | null;
+    blocks: { possibleTypes: { name: string }[] } | null;
+    links: { possibleTypes: { name: string }[] } | null;
+  }>(`{
+    body: __type(name: "BlogPostModelBodyField") { fields { name type { ofType { ofType { ofType { name } } } } } }
+    blocks: __type(name: "BlogPostModelBodyBlocksField") { possibleTypes { name } }
+    links: __type(name: "BlogPostModelBodyLinksField") { possibleTypes { name } }
+  }`);
+  assert.deepEqual(
+    schema.body?.fields.map((field) => [field.name, field.type.ofType?.ofType?.ofType?.name]),
+    [
+      ['blocks', 'BlogPostModelBodyBlocksField'],
+      ['inlineBlocks', 'QuoteRecord'],
+      ['links', 'BlogPostModelBodyLinksField'],
+      ['value', undefined],
+    ],
+  );
+  assert.deepEqual(schema.blocks?.possibleTypes.map((type) => type.name).sort(), [
+    'HeroRecord',
+    'QuoteRecord',
+  ]);
+  assert.deepEqual(schema.links?.possibleTypes.map((type) => type.name).sort(), [
+    'AuthorRecord',
+    'BlogPostRecord',
+  ]);
 });
 
 test('modular content and single blocks resolve to block records, by DatoCMS union', async () => {

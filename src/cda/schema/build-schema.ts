@@ -72,8 +72,8 @@ export function buildDeliverySchema(
   const registry: FieldTypeRegistry = {
     siteLocale,
     recordType: (id) => types.get(id),
-    unionName: (field) =>
-      `${pascalName(owners.get(field.item_type_id) ?? '')}Model${pascalName(field.api_key)}Field`,
+    unionName: (field, part = '') =>
+      `${pascalName(owners.get(field.item_type_id) ?? '')}Model${pascalName(field.api_key)}${part}Field`,
   };
   const hasModel = (id: string) => owners.has(id);
   for (const model of blocks) {

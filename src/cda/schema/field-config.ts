@@ -4,7 +4,7 @@ import {
   type GraphQLFieldConfigArgumentMap,
   GraphQLList,
   GraphQLNonNull,
-  type GraphQLObjectType,
+  GraphQLObjectType,
   type GraphQLOutputType,
   GraphQLString,
   GraphQLUnionType,
@@ -12,6 +12,7 @@ import {
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import { blockRecords } from '../resolvers/block-records.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
+import { dastItems, dastWithBlockIds } from '../resolvers/dast.ts';
 import { colorOutput, jsonOutput, seoOutput, videoOutput } from '../resolvers/field-outputs.ts';
 import { storedValue } from '../resolvers/localized-value.ts';
 import { BooleanType, DateScalar, DateTime, FloatType, IntType, JsonField } from './scalars.ts';
@@ -22,8 +23,11 @@ export type FieldTypeRegistry = Readonly<{
   siteLocale: GraphQLEnumType;
   /** The record or block type of a model the schema serves, else undefined. */
   recordType: (modelId: string) => GraphQLObjectType | undefined;
-  /** `<Model>Model<Field>Field`: the union of a field whose value may hold several models. */
-  unionName: (field: FilterField) => string;
+  /**
+   * `<Model>Model<Field><part>Field`: the union of a field whose value may hold several
+   * models (no part), or a structured text field's object and unions (`Blocks`, `Links` …).
+   */
+  unionName: (field: FilterField, part?: string) => string;
 }>;
 
 type FieldArgs = { locale?: string; fallbackLocales?: string[] };
@@ -54,21 +58,30 @@ const TARGET_VALIDATORS: Readonly<Record<string, string>> = {
   single_block: 'single_block_blocks',
 };
 
-/** The models (records or blocks) a link, links, modular content or single block field may hold. */
-function targetModels(field: FilterField): string[] {
-  const name = TARGET_VALIDATORS[field.field_type];
-  const validator = name === undefined ? undefined : field.validators[name];
+/** The models a validator (`item_item_type`, `structured_text_links` …) allows. */
+function modelsAllowedBy(field: FilterField, validatorName: string | undefined): string[] {
+  const validator = validatorName === undefined ? undefined : field.validators[validatorName];
   const ids = (validator as { item_types?: unknown } | undefined)?.item_types;
   return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+}
+
+/** The models (records or blocks) a link, links, modular content or single block field may hold. */
+function targetModels(field: FilterField): string[] {
+  return modelsAllowedBy(field, TARGET_VALIDATORS[field.field_type]);
 }
 
 /**
  * The record type a field's value resolves to, or the `<Model>Model<Field>Field` union of
  * them when several models are allowed (DatoCMS names a one-member union by its member).
  */
-function targetOutput(field: FilterField, registry: FieldTypeRegistry): GraphQLOutputType | null {
+function targetOutput(
+  field: FilterField,
+  registry: FieldTypeRegistry,
+  models: readonly string[] = targetModels(field),
+  part = '',
+): GraphQLOutputType | null {
   const byModel = new Map(
-    targetModels(field).flatMap((id) => {
+    models.flatMap((id) => {
       const type = registry.recordType(id);
       return type ? [[id, type] as const] : [];
     }),
@@ -76,7 +89,7 @@ function targetOutput(field: FilterField, registry: FieldTypeRegistry): GraphQLO
   const types = [...byModel.values()];
   if (types.length <= 1) return types[0] ?? null;
   return new GraphQLUnionType({
-    name: registry.unionName(field),
+    name: registry.unionName(field, part),
     types,
     resolveType: (record: DeliveryRecord) => byModel.get(record.row.item_type_id)?.name,
   });
@@ -113,12 +126,72 @@ async function linkedRecords(
   });
 }
 
+/** A structured text value with the record holding it (its blocks' owner, its links' locale). */
+type StructuredText = Readonly<{ value: unknown; owner: DeliveryRecord }>;
+
+const LINK_NODES = new Set(['itemLink', 'inlineItem']);
+
+/**
+ * `<Model>Model<Field>Field { value blocks inlineBlocks links }`: the dast value, the blocks
+ * of its `block` and `inlineBlock` nodes and the records its `itemLink` / `inlineItem`
+ * nodes name, each list typed by the field's validator (`[String!]!` when it allows none).
+ */
+function structuredTextType(field: FilterField, registry: FieldTypeRegistry): GraphQLObjectType {
+  const list = (validator: string, part: string) => {
+    const type = targetOutput(field, registry, modelsAllowedBy(field, validator), part);
+    return new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(type ?? GraphQLString)));
+  };
+  const blocksOf =
+    (nodeType: string) =>
+    ({ value, owner }: StructuredText, _args: unknown, context: DeliveryContext) =>
+      blockRecords(dastItems(value, new Set([nodeType])), owner, context);
+  const linkModels = new Set(modelsAllowedBy(field, 'structured_text_links'));
+  return new GraphQLObjectType<StructuredText, DeliveryContext>({
+    name: registry.unionName(field),
+    fields: {
+      blocks: {
+        type: list('structured_text_blocks', 'Blocks'),
+        extensions: { cost: 'links' },
+        resolve: blocksOf('block'),
+      },
+      inlineBlocks: {
+        type: list('structured_text_inline_blocks', 'InlineBlocks'),
+        extensions: { cost: 'links' },
+        resolve: blocksOf('inlineBlock'),
+      },
+      links: {
+        type: list('structured_text_links', 'Links'),
+        extensions: { cost: 'links' },
+        resolve: async ({ value, owner }, _args, context) => {
+          const ids = new Set(dastItems(value, LINK_NODES).filter((id) => typeof id === 'string'));
+          const records = await linkedRecords([...ids] as string[], owner, context);
+          return records.filter((record) => linkModels.has(record.row.item_type_id));
+        },
+      },
+      value: {
+        type: new GraphQLNonNull(JsonField),
+        extensions: { cost: 'link' },
+        resolve: ({ value }) => dastWithBlockIds(value),
+      },
+    },
+  });
+}
+
 /**
  * A field's GraphQL field, or null for a type the API does not serve yet (files,
- * galleries, structured text) or a link or block field none of whose models the schema holds.
+ * galleries) or a link or block field none of whose models the schema holds.
  */
 export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Config | null {
   const args = localeArgs(field, registry);
+  if (field.field_type === 'structured_text')
+    return {
+      type: structuredTextType(field, registry),
+      args,
+      resolve: (record, given) => {
+        const value = storedValue(record, field, given);
+        return value === null ? null : { value, owner: record };
+      },
+    };
   const valueOutput = VALUE_OUTPUTS[field.field_type];
   if (valueOutput) {
     const [type, output] = valueOutput;
@@ -181,6 +254,6 @@ export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Co
 
 /** Whether `fieldConfig` gives the field a GraphQL field (filters and orderings follow it). */
 export function servesField(field: FilterField, hasModel: (modelId: string) => boolean): boolean {
-  if (VALUE_OUTPUTS[field.field_type]) return true;
+  if (VALUE_OUTPUTS[field.field_type] || field.field_type === 'structured_text') return true;
   return targetModels(field).some(hasModel);
 }
