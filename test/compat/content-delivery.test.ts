@@ -479,3 +479,78 @@ test('GET and the deprecated preview path answer too', async () => {
   );
   assert.equal(preview._allBlogPostsMeta.count, 4);
 });
+
+test('tree models serve parent, children by position and position; filters and order by them', async () => {
+  const category = await client.itemTypes.create(
+    { name: 'Category', api_key: 'category', tree: true, draft_mode_active: true },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, { itemTypeId: category.id, api_key: 'name', field_type: 'string' });
+  const make = async (name: string, parentId: string | null, publish = true) => {
+    const record = await client.items.create({
+      item_type: itemTypeRef(category.id),
+      name,
+      ...(parentId ? { parent_id: parentId } : {}),
+    });
+    if (publish) await client.items.publish(record.id);
+    return record.id;
+  };
+  const first = await make('First', null);
+  const second = await make('Second', null);
+  const a = await make('A', first);
+  const b = await make('B', first);
+  await make('Hidden', first, false);
+  await make('C', second);
+  await make('A1', a);
+
+  type Node = { name: string; position: number; parent: { name: string } | null };
+  type Tree = Node & { children: (Node & { children: { name: string }[] })[] };
+  const data = await query<{ allCategories: Tree[] }>(`{
+    allCategories(filter: { parent: { exists: false } }, orderBy: [position_ASC]) {
+      name position parent { name }
+      children { name position parent { name } children { name } }
+    }
+  }`);
+  const shape = data.allCategories.map((root) => ({
+    name: root.name,
+    parent: root.parent,
+    children: root.children.map((child) => [child.name, child.parent?.name, child.children]),
+  }));
+  assert.deepEqual(shape, [
+    {
+      name: 'First',
+      parent: null,
+      children: [
+        ['A', 'First', [{ name: 'A1' }]],
+        ['B', 'First', []],
+      ],
+    },
+    { name: 'Second', parent: null, children: [['C', 'Second', []]] },
+  ]);
+  assert.deepEqual(
+    data.allCategories[0]?.children.map((child) => child.position),
+    [(await client.items.find(a)).position, (await client.items.find(b)).position],
+  );
+
+  const byPosition = await query<{ allCategories: { name: string }[] }>(
+    `query Kids($parent: ItemId) {
+      allCategories(filter: { parent: { eq: $parent } }, orderBy: [position_DESC]) { name }
+    }`,
+    { variables: { parent: first } },
+  );
+  assert.deepEqual(
+    byPosition.allCategories.map((node) => node.name),
+    ['B', 'A'],
+  );
+
+  const statements = async (first: number) => {
+    const [, response] = await rawExecuteQuery(
+      `{ allCategories(first: ${first}, filter: { parent: { exists: false } }, orderBy: [position_ASC]) {
+        children { name children { name } }
+      } }`,
+      { token: readToken, graphqlEndpointUrl: endpoint, autoRetry: false },
+    );
+    return Number(response.headers.get('x-fieldhouse-queries'));
+  };
+  assert.equal(await statements(1), await statements(2));
+});

@@ -11,7 +11,7 @@ import { MAX_COMPLEXITY } from '../limits/complexity.ts';
 import { ExecutionBudget } from '../limits/execution-budget.ts';
 import { blockLoader } from '../resolvers/block-loader.ts';
 import type { DeliveryContext } from '../resolvers/context.ts';
-import { recordLoader } from '../resolvers/record-loader.ts';
+import { childrenLoader, recordLoader } from '../resolvers/record-loader.ts';
 import { runQuery } from '../run-query.ts';
 import { buildDeliverySchema } from '../schema/build-schema.ts';
 import { deliverySchemaCacheOf } from '../schema/schema-cache.ts';
@@ -95,6 +95,7 @@ async function deliverySchema(
   );
   const budget = ExecutionBudget.startingNow();
   const readable = await readableRecords(actor, scope);
+  const visibility = { drafts: options.drafts, strict: options.strict, readable };
   request.log.debug({ environment: ref.id }, 'delivery schema ready');
   return {
     schema,
@@ -104,7 +105,8 @@ async function deliverySchema(
       strict: options.strict,
       readable,
       locales: (schema.extensions.locales ?? []) as readonly string[],
-      records: recordLoader(scope, options.drafts, options.strict, readable, budget),
+      records: recordLoader(scope, visibility, budget),
+      children: childrenLoader(scope, visibility, budget),
       blocks: blockLoader(scope, budget),
       budget,
     },

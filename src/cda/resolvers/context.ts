@@ -18,6 +18,8 @@ export type DeliveryContext = Readonly<{
   locales: readonly string[];
   /** Records by id, loaded in one statement per batch (links). */
   records: DataLoader<string, DeliveryRow | null>;
+  /** Tree records' children by parent id, in position order, one statement per level. */
+  children: DataLoader<string, DeliveryRow[]>;
   /** Stored blocks by id, loaded in one statement per batch (current versions' blocks). */
   blocks: DataLoader<string, StoredBlock | null>;
   budget: ExecutionBudget;

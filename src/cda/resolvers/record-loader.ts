@@ -1,8 +1,8 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
-import type { ItemsWhere } from '../../domain/items/readable-records.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
-import { type DeliveryRow, META_COLUMNS, versionColumns } from './rows.ts';
+import type { DeliveryRow } from './rows.ts';
+import { type Visibility, visibleRows } from './visible-rows.ts';
 
 /**
  * Records by id for one request: every link resolved in one tick is loaded by one
@@ -12,29 +12,45 @@ import { type DeliveryRow, META_COLUMNS, versionColumns } from './rows.ts';
  */
 export function recordLoader(
   scope: Scope,
-  drafts: boolean,
-  strict: boolean,
-  readable: ItemsWhere | null,
+  visibility: Visibility,
   budget: ExecutionBudget,
 ): DataLoader<string, DeliveryRow | null> {
   return new DataLoader<string, DeliveryRow | null>(
     async (ids) => {
       budget.spendStatement();
-      const rows = await scope.db
-        .selectFrom('items')
-        .select(META_COLUMNS)
-        .select(versionColumns(drafts))
+      const rows = await visibleRows(scope, visibility)
         .where('id', 'in', [...ids])
-        .$if(!drafts, (query) => query.where('published_values', 'is not', null))
-        .$if(strict, (query) =>
-          query.where(drafts ? 'current_valid' : 'published_valid', '=', true),
-        )
-        .$if(readable !== null, (query) => query.where((eb) => (readable as ItemsWhere)(eb)))
         .execute();
       const byId = new Map(rows.map((row) => [row.id, row as DeliveryRow]));
       return ids.map((id) => byId.get(id) ?? null);
     },
     // A page holds at most 500 records with a few links each: one statement per level.
+    { maxBatchSize: 5_000 },
+  );
+}
+
+/**
+ * The children of tree records, by parent id, in position order: the children of every
+ * record of one level are loaded by one statement. Children the request may not see drop
+ * out.
+ */
+export function childrenLoader(
+  scope: Scope,
+  visibility: Visibility,
+  budget: ExecutionBudget,
+): DataLoader<string, DeliveryRow[]> {
+  return new DataLoader<string, DeliveryRow[]>(
+    async (parentIds) => {
+      budget.spendStatement();
+      const rows = await visibleRows(scope, visibility)
+        .where('parent_id', 'in', [...parentIds])
+        .orderBy('position')
+        .orderBy('id')
+        .execute();
+      const byParent = new Map<string, DeliveryRow[]>(parentIds.map((id) => [id, []]));
+      for (const row of rows) byParent.get(row.parent_id as string)?.push(row as DeliveryRow);
+      return parentIds.map((id) => byParent.get(id) ?? []);
+    },
     { maxBatchSize: 5_000 },
   );
 }

@@ -111,7 +111,7 @@ export function buildDeliverySchema(
       };
       continue;
     }
-    const filter = modelFilter(names, fields, servedFields);
+    const filter = modelFilter(names, model, fields, servedFields);
     const orderBy = {
       type: new GraphQLList(modelOrderBy(names, model, fields, servedFields)),
       defaultValue: ['_updatedAt_DESC'],

@@ -28,9 +28,13 @@ const META_ORDER = [
 
 const byApiKey = (a: FilterField, b: FilterField) => a.api_key.localeCompare(b.api_key);
 
-/** `<Model>ModelFilter`: meta fields, then the model's filterable fields, then OR and AND. */
+/**
+ * `<Model>ModelFilter`: meta fields (`parent` on tree models, `position` on sortable and
+ * tree ones), then the model's filterable fields, then OR and AND.
+ */
 export function modelFilter(
   names: ModelNames,
+  model: ItemTypeRow,
   fields: readonly FilterField[],
   servedFields: ReadonlySet<string>,
 ): GraphQLInputObjectType {
@@ -47,6 +51,8 @@ export function modelFilter(
         _status: { type: META_FILTERS._status },
         _updatedAt: { type: META_FILTERS._updatedAt },
         _isValid: { type: FILTERS.boolean },
+        ...(model.tree ? { parent: { type: META_FILTERS.parent } } : {}),
+        ...(model.sortable || model.tree ? { position: { type: META_FILTERS.position } } : {}),
       };
       for (const field of [...fields].sort(byApiKey)) {
         const input = FILTERS[field.field_type as keyof typeof FILTERS];

@@ -1,9 +1,11 @@
-import { type GraphQLFieldConfigMap, GraphQLObjectType } from 'graphql';
+import { type GraphQLFieldConfigMap, GraphQLList, GraphQLObjectType } from 'graphql';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
+import type { DeliveryRow } from '../resolvers/rows.ts';
 import { type FieldTypeRegistry, fieldConfig } from './field-config.ts';
 import { camelName, type ModelNames } from './names.ts';
+import { IntType } from './scalars.ts';
 import { RecordInterface, recordMetaFields } from './shared-types.ts';
 
 const iso = (at: Date | null) => (at === null ? null : at.toISOString());
@@ -26,6 +28,44 @@ function metaResolvers(model: ItemTypeRow, drafts: (context: DeliveryContext) =>
   };
 }
 
+/** A related record read in the locale of the record it was reached from. */
+const inLocaleOf = (record: DeliveryRecord, row: DeliveryRow): DeliveryRecord => ({
+  row,
+  locale: record.locale,
+  fallbackLocales: record.fallbackLocales,
+});
+
+/**
+ * `parent` and `children` (by position, loaded per level) of tree models; `position` of
+ * tree and sortable ones.
+ */
+function treeFields(
+  model: ItemTypeRow,
+  type: GraphQLObjectType,
+): GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> {
+  const config: GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> = {};
+  if (model.tree) {
+    config.parent = {
+      type,
+      extensions: { cost: 'link' },
+      resolve: async (record, _args, context) => {
+        if (record.row.parent_id === null) return null;
+        const row = await context.records.load(record.row.parent_id);
+        return row ? inLocaleOf(record, row) : null;
+      },
+    };
+    config.children = {
+      type: new GraphQLList(type),
+      extensions: { cost: 'links' },
+      resolve: async (record, _args, context) =>
+        (await context.children.load(record.row.id)).map((row) => inLocaleOf(record, row)),
+    };
+  }
+  if (model.tree || model.sortable)
+    config.position = { type: IntType, resolve: (record) => record.row.position };
+  return config;
+}
+
 /** `<Model>Record` (block models' too): the meta fields, then the model's served fields by name. */
 export function recordType(
   model: ItemTypeRow,
@@ -33,7 +73,7 @@ export function recordType(
   fields: readonly FilterField[],
   registry: FieldTypeRegistry,
 ): GraphQLObjectType {
-  return new GraphQLObjectType<DeliveryRecord, DeliveryContext>({
+  const type: GraphQLObjectType = new GraphQLObjectType<DeliveryRecord, DeliveryContext>({
     name: names.record,
     description: `${model.modular_block ? 'Block' : 'Record'} of type ${model.name} (${model.api_key})`,
     interfaces: [RecordInterface],
@@ -48,9 +88,11 @@ export function recordType(
         const output = fieldConfig(field, registry);
         if (output) config[camelName(field.api_key)] = output;
       }
+      Object.assign(config, treeFields(model, type));
       return Object.fromEntries(
         Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
       );
     },
   });
+  return type;
 }

@@ -205,4 +205,17 @@ export const META_FILTERS = {
   publishedAt: times('PublishedAtFilter', 'Specifies how to filter by publication datetime'),
   _status: filterInput('StatusFilter', 'Specifies how to filter by status', equality(ItemStatus)),
   _updatedAt: times('UpdatedAtFilter', 'Specifies how to filter by update datetime'),
+  parent: filterInput(
+    'ParentFilter',
+    'Specifies how to filter by parent (tree-like collections only)',
+    {
+      eq: { type: ItemId },
+      ...exists,
+    },
+  ),
+  position: filterInput(
+    'PositionFilter',
+    'Specifies how to filter by position (sorted and tree-like collections)',
+    Object.fromEntries(Object.entries(ordered(IntType)).filter(([name]) => name !== 'exists')),
+  ),
 } as const;
