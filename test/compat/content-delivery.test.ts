@@ -554,3 +554,34 @@ test('tree models serve parent, children by position and position; filters and o
   };
   assert.equal(await statements(1), await statements(2));
 });
+
+test('_locales lists the locales a record is in, on models with localized fields only', async () => {
+  const page = await client.itemTypes.create(
+    { name: 'Page', api_key: 'page' },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, {
+    itemTypeId: page.id,
+    api_key: 'heading',
+    field_type: 'string',
+    localized: true,
+  });
+  await buildField(client, { itemTypeId: page.id, api_key: 'rank', field_type: 'integer' });
+  await client.items.create({
+    item_type: itemTypeRef(page.id),
+    heading: { en: 'Both', it: 'Entrambi' },
+    rank: 1,
+  });
+  await client.items.create({ item_type: itemTypeRef(page.id), heading: { it: 'Solo' }, rank: 2 });
+  const data = await query<{ allPages: { _locales: string[] }[] }>(
+    '{ allPages(orderBy: [rank_ASC]) { _locales } }',
+  );
+  assert.deepEqual(
+    data.allPages.map((record) => record._locales),
+    [['en', 'it'], ['it']],
+  );
+  const author = await query<{ __type: { fields: { name: string }[] } }>(
+    '{ __type(name: "AuthorRecord") { fields { name } } }',
+  );
+  assert.ok(!author.__type.fields.some((field) => field.name === '_locales'));
+});

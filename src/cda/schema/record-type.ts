@@ -1,5 +1,11 @@
-import { type GraphQLFieldConfigMap, GraphQLList, GraphQLObjectType } from 'graphql';
+import {
+  type GraphQLFieldConfigMap,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+} from 'graphql';
 import type { ItemTypeRow } from '../../db/schema.ts';
+import { localesOf } from '../../domain/items/locale-content.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import type { DeliveryRow } from '../resolvers/rows.ts';
@@ -66,6 +72,24 @@ function treeFields(
   return config;
 }
 
+/**
+ * `_locales` of models with localized fields: the locales the served version is in (the
+ * keys its localized values hold), in site order.
+ */
+function localesField(
+  fields: readonly FilterField[],
+  registry: FieldTypeRegistry,
+): GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> {
+  const localized = fields.filter((field) => field.localized);
+  if (localized.length === 0) return {};
+  return {
+    _locales: {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(registry.siteLocale))),
+      resolve: (record, _args, context) => localesOf(localized, record.row.values, context.locales),
+    },
+  };
+}
+
 /** `<Model>Record` (block models' too): the meta fields, then the model's served fields by name. */
 export function recordType(
   model: ItemTypeRow,
@@ -88,7 +112,7 @@ export function recordType(
         const output = fieldConfig(field, registry);
         if (output) config[camelName(field.api_key)] = output;
       }
-      Object.assign(config, treeFields(model, type));
+      Object.assign(config, treeFields(model, type), localesField(fields, registry));
       return Object.fromEntries(
         Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
       );
