@@ -112,6 +112,7 @@ before(async () => {
     itemTypeId: post.id,
     api_key: 'sections',
     field_type: 'rich_text',
+    deep_filtering_enabled: true,
     validators: { rich_text_blocks: { item_types: [hero.id, quote.id] } },
   });
   await buildField(client, {
@@ -584,4 +585,24 @@ test('_locales lists the locales a record is in, on models with localized fields
     '{ __type(name: "AuthorRecord") { fields { name } } }',
   );
   assert.ok(!author.__type.fields.some((field) => field.name === '_locales'));
+});
+
+test('deep_filtering_enabled lets a filter reach into the blocks of a field', async () => {
+  const data = await query<{ allBlogPosts: { title: string }[] }>(`{
+    allBlogPosts(filter: { sections: { any: { hero: { heading: { eq: "Two hero" } } } } }) { title }
+  }`);
+  assert.deepEqual(data.allBlogPosts, [{ title: 'Two' }]);
+  const both = await query<{ allBlogPosts: { title: string }[] }>(`{
+    allBlogPosts(
+      filter: { sections: { any: { hero: { heading: { matches: { pattern: "hero" } } }, quote: { text: { eq: "Three said" } } } } }
+    ) { title }
+  }`);
+  assert.deepEqual(both.allBlogPosts, [{ title: 'Three' }]);
+  // A block field without deep filtering takes no filter, as in DatoCMS.
+  const refused = await apiErrorOf(
+    query(
+      '{ allBlogPosts(filter: { lead: { any: { quote: { text: { eq: "x" } } } } }) { title } }',
+    ),
+  );
+  assert.match(JSON.stringify(refused.response.body), /lead/);
 });

@@ -14,6 +14,7 @@ import type { DeliveryContext } from '../resolvers/context.ts';
 import { childrenLoader, recordLoader } from '../resolvers/record-loader.ts';
 import { runQuery } from '../run-query.ts';
 import { buildDeliverySchema } from '../schema/build-schema.ts';
+import type { BlockModels } from '../schema/deep-filter-inputs.ts';
 import { deliverySchemaCacheOf } from '../schema/schema-cache.ts';
 import { loadSnapshot } from '../schema/snapshot.ts';
 import { mayReadModel, permissionsFingerprint } from '../schema/visible-models.ts';
@@ -105,6 +106,7 @@ async function deliverySchema(
       strict: options.strict,
       readable,
       locales: (schema.extensions.locales ?? []) as readonly string[],
+      blockModels: (schema.extensions.blockModels ?? new Map()) as BlockModels,
       records: recordLoader(scope, visibility, budget),
       children: childrenLoader(scope, visibility, budget),
       blocks: blockLoader(scope, budget),

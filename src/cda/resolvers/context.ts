@@ -2,6 +2,7 @@ import type DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { ItemsWhere } from '../../domain/items/readable-records.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
+import type { BlockModels } from '../schema/deep-filter-inputs.ts';
 import type { StoredBlock } from './block-loader.ts';
 import type { DeliveryRow } from './rows.ts';
 
@@ -14,6 +15,8 @@ export type DeliveryContext = Readonly<{
   strict: boolean;
   /** The records the token's role may read; null: all. */
   readable: ItemsWhere | null;
+  /** Block models with their fields, for deep filters. */
+  blockModels: BlockModels;
   /** The environment's locales, the first the default. */
   locales: readonly string[];
   /** Records by id, loaded in one statement per batch (links). */

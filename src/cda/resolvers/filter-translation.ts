@@ -1,4 +1,5 @@
 import type { FilterField } from '../../domain/items/model-fields.ts';
+import { acceptedBlockModels, type BlockModels } from '../schema/deep-filter-inputs.ts';
 import { camelName } from '../schema/names.ts';
 
 /**
@@ -42,9 +43,34 @@ function fieldOperators(given: Record<string, unknown>): Record<string, unknown>
   );
 }
 
+/**
+ * A deep filter (`{ any: { <blockCamel>: <block conditions> } }`) with block models and
+ * their fields by api_key, as the engine's deep filters read it.
+ */
+function deepFilter(
+  given: Record<string, unknown>,
+  field: FilterField,
+  blocks: BlockModels,
+): Record<string, unknown> {
+  const accepted = new Map(
+    acceptedBlockModels(field, blocks).map((block) => [camelName(block.api_key), block]),
+  );
+  const any = isObject(given.any) ? given.any : {};
+  return {
+    any: Object.fromEntries(
+      Object.entries(any).flatMap(([name, conditions]) => {
+        const block = accepted.get(name);
+        if (!block || !isObject(conditions)) return [];
+        return [[block.api_key, toEngineFilter(conditions, block.fields, blocks)]];
+      }),
+    ),
+  };
+}
+
 export function toEngineFilter(
   filter: Record<string, unknown>,
   fields: readonly FilterField[],
+  blocks: BlockModels,
 ): Record<string, unknown> {
   const byCamel = new Map(fields.map((field) => [camelName(field.api_key), field]));
   const translated: Record<string, unknown> = {};
@@ -53,7 +79,7 @@ export function toEngineFilter(
     if (name === 'AND' || name === 'OR') {
       translated[name] = (given as unknown[])
         .filter(isObject)
-        .map((element) => toEngineFilter(element, fields));
+        .map((element) => toEngineFilter(element, fields, blocks));
       continue;
     }
     const meta = META_NAMES[name];
@@ -64,7 +90,10 @@ export function toEngineFilter(
     const field = byCamel.get(name);
     // The schema only lets through names it generated: a missing one is a schema bug.
     if (!field) throw new Error(`filter names "${name}", which the schema does not map`);
-    translated[field.api_key] = fieldOperators(given as Record<string, unknown>);
+    translated[field.api_key] =
+      isObject(given) && 'any' in given
+        ? deepFilter(given, field, blocks)
+        : fieldOperators(given as Record<string, unknown>);
   }
   return translated;
 }

@@ -30,7 +30,7 @@ async function recordsWhere(
 ): Promise<{ where: Where; runsPatterns: boolean }> {
   const { conditions: filters, runsPatterns } = query.filter
     ? await filterConditions(context.scope.db, {
-        fields: toEngineFilter(query.filter, query.fields),
+        fields: toEngineFilter(query.filter, query.fields, context.blockModels),
         query: undefined,
         onlyValid: undefined,
         models: [query.model],

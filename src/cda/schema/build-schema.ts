@@ -13,6 +13,7 @@ import {
   singleResolver,
   singletonResolver,
 } from '../resolvers/roots.ts';
+import { type BlockModels, deepFilterInputs } from './deep-filter-inputs.ts';
 import { type FieldTypeRegistry, servesField } from './field-config.ts';
 import { modelFilter, modelOrderBy } from './model-inputs.ts';
 import { localeEnumName, modelNames, pascalName } from './names.ts';
@@ -76,6 +77,13 @@ export function buildDeliverySchema(
       `${pascalName(owners.get(field.item_type_id) ?? '')}Model${pascalName(field.api_key)}${part}Field`,
   };
   const hasModel = (id: string) => owners.has(id);
+  const blockModels: BlockModels = new Map(
+    blocks.map((model) => [
+      model.id,
+      { api_key: model.api_key, fields: snapshot.fieldsByModel.get(model.id) ?? [] },
+    ]),
+  );
+  const deepFilter = deepFilterInputs(blocks, blockModels);
   for (const model of blocks) {
     const fields = snapshot.fieldsByModel.get(model.id) ?? [];
     types.set(model.id, recordType(model, modelNames(model.api_key), fields, registry));
@@ -111,7 +119,9 @@ export function buildDeliverySchema(
       };
       continue;
     }
-    const filter = modelFilter(names, model, fields, servedFields);
+    const filter = modelFilter(names, model, fields, servedFields, (field) =>
+      deepFilter(field, model.api_key),
+    );
     const orderBy = {
       type: new GraphQLList(modelOrderBy(names, model, fields, servedFields)),
       defaultValue: ['_updatedAt_DESC'],
@@ -149,6 +159,6 @@ export function buildDeliverySchema(
     // Record and block types no root reaches (link or block field targets only) must still be in the schema.
     types: [RecordInterface, ...types.values()],
     // The environment's locales, for the resolvers' default locale.
-    extensions: { locales: snapshot.locales },
+    extensions: { locales: snapshot.locales, blockModels },
   });
 }

@@ -3,6 +3,7 @@ import {
   type GraphQLEnumValueConfigMap,
   type GraphQLInputFieldConfigMap,
   GraphQLInputObjectType,
+  type GraphQLInputType,
   GraphQLList,
 } from 'graphql';
 import type { ItemTypeRow } from '../../db/schema.ts';
@@ -37,6 +38,7 @@ export function modelFilter(
   model: ItemTypeRow,
   fields: readonly FilterField[],
   servedFields: ReadonlySet<string>,
+  deepFilter: (field: FilterField) => GraphQLInputType | undefined,
 ): GraphQLInputObjectType {
   const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
     name: names.filter,
@@ -55,7 +57,7 @@ export function modelFilter(
         ...(model.sortable || model.tree ? { position: { type: META_FILTERS.position } } : {}),
       };
       for (const field of [...fields].sort(byApiKey)) {
-        const input = FILTERS[field.field_type as keyof typeof FILTERS];
+        const input = FILTERS[field.field_type as keyof typeof FILTERS] ?? deepFilter(field);
         if (input && servedFields.has(field.id)) config[camelName(field.api_key)] = { type: input };
       }
       config.OR = { type: new GraphQLList(filter) };

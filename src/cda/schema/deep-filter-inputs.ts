@@ -1,0 +1,83 @@
+import {
+  type GraphQLInputFieldConfigMap,
+  GraphQLInputObjectType,
+  type GraphQLInputType,
+  GraphQLList,
+} from 'graphql';
+import type { ItemTypeRow } from '../../db/schema.ts';
+import type { FilterField } from '../../domain/items/model-fields.ts';
+import { camelName, pascalName } from './names.ts';
+import { FILTERS, META_FILTERS } from './shared-types.ts';
+
+/** Block models by id with their fields: what deep filters name and translate. */
+export type BlockModels = ReadonlyMap<
+  string,
+  Readonly<{ api_key: string; fields: readonly FilterField[] }>
+>;
+
+const DEEP_FILTERED = new Set(['rich_text', 'single_block']);
+
+const blockValidator = (field: FilterField) =>
+  field.field_type === 'rich_text' ? 'rich_text_blocks' : 'single_block_blocks';
+
+/** The block models a modular content or single block field accepts. */
+export function acceptedBlockModels(field: FilterField, blocks: BlockModels) {
+  const ids = (field.validators[blockValidator(field)] as { item_types?: unknown } | undefined)
+    ?.item_types;
+  return (Array.isArray(ids) ? ids : []).flatMap((id) => {
+    const block = typeof id === 'string' ? blocks.get(id) : undefined;
+    return block ? [block] : [];
+  });
+}
+
+/**
+ * Deep filter inputs of one schema build: `<Block>BlockFilter` (a block's `id` and its
+ * fields' filters, AND / OR) once per block model, and per field with
+ * `deep_filtering_enabled` `<Model>Model<Field>DeepFilter { any: <Model>Model<Field>AnyBlockFilter }`
+ * whose keys are the accepted block models. DatoCMS's docs name no input type here.
+ */
+export function deepFilterInputs(blockModels: readonly ItemTypeRow[], blocks: BlockModels) {
+  const byBlock = new Map<string, GraphQLInputObjectType>();
+  const blockFilter = (api_key: string, fields: readonly FilterField[]) => {
+    let input = byBlock.get(api_key);
+    if (input) return input;
+    const created: GraphQLInputObjectType = new GraphQLInputObjectType({
+      name: `${pascalName(api_key)}BlockFilter`,
+      fields: () => {
+        const config: GraphQLInputFieldConfigMap = { id: { type: META_FILTERS.id } };
+        for (const field of fields) {
+          const type = FILTERS[field.field_type as keyof typeof FILTERS];
+          if (type) config[camelName(field.api_key)] = { type };
+        }
+        config.AND = { type: new GraphQLList(created) };
+        config.OR = { type: new GraphQLList(created) };
+        return config;
+      },
+    });
+    byBlock.set(api_key, created);
+    input = created;
+    return input;
+  };
+  const knownBlocks = new Set(blockModels.map((model) => model.api_key));
+  return (field: FilterField, ownerApiKey: string): GraphQLInputType | undefined => {
+    if (!DEEP_FILTERED.has(field.field_type) || !field.deep_filtering_enabled) return undefined;
+    const accepted = acceptedBlockModels(field, blocks).filter((block) =>
+      knownBlocks.has(block.api_key),
+    );
+    if (accepted.length === 0) return undefined;
+    const prefix = `${pascalName(ownerApiKey)}Model${pascalName(field.api_key)}`;
+    const any = new GraphQLInputObjectType({
+      name: `${prefix}AnyBlockFilter`,
+      fields: Object.fromEntries(
+        accepted.map((block) => [
+          camelName(block.api_key),
+          { type: blockFilter(block.api_key, block.fields) },
+        ]),
+      ),
+    });
+    return new GraphQLInputObjectType({
+      name: `${prefix}DeepFilter`,
+      fields: { any: { type: any } },
+    });
+  };
+}
