@@ -9,7 +9,7 @@ import {
   TEST_ENGINE,
   type TestDatabase,
 } from '../support/databases.ts';
-import { buildField, buildModel } from '../support/factories.ts';
+import { buildField, buildModel, buildWebhook } from '../support/factories.ts';
 import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 
 const TOKEN = 'fieldhouse-scheduled-runs-admin-token';
@@ -32,6 +32,9 @@ const clientAt = (url: string): Client =>
  * after the records exist (all at the same time).
  */
 async function scheduledDrafts(client: Client, count: number, leadMs: number): Promise<string[]> {
+  // A webhook wants the publish events, so the worker's pruning (which drops events no
+  // webhook call names) keeps them for publishEvents to count.
+  await buildWebhook(client, { events: [{ entity_type: 'item', event_types: ['publish'] }] });
   const model = await buildModel(client, { draft_mode_active: true });
   await buildField(client, { itemTypeId: model.id, api_key: 'title', label: 'Title' });
   const ids: string[] = [];
