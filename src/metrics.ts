@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from './db/client.ts';
+import { droppedLogLines } from './log-output.ts';
 
 /** Every Prometheus metric a Fieldhouse process exposes, on its own registry. */
 export type Metrics = {
@@ -44,6 +45,15 @@ export function createMetrics(db: Db): Metrics {
     }),
   };
   registerQueueGauges(registry, db);
+  new Counter({
+    name: 'fieldhouse_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout was not read fast enough',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(droppedLogLines());
+    },
+  });
   return metrics;
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { exitAfterLogs } from '../log-output.ts';
 
 /** How long a graceful shutdown may take before the process gives up and exits 1. */
 export const SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -10,7 +11,9 @@ type Stoppable = { app: { log: FastifyBaseLogger }; close(): Promise<void> };
 /**
  * On SIGTERM or SIGINT, stops gracefully (no new connections, in-flight requests and
  * deliveries finish, leases are released, the database closes) and exits 0. A second
- * signal exits at once; a shutdown still running after the time limit exits 1.
+ * signal exits at once; a shutdown still running after the time limit exits 1. No exit
+ * waits long for a stdout nobody reads: the log lines it does not take are lost
+ * (log-output.ts).
  */
 export function exitGracefullyOnSignals(server: Stoppable, timeoutMs = SHUTDOWN_TIMEOUT_MS): void {
   const log = server.app.log;
@@ -18,22 +21,22 @@ export function exitGracefullyOnSignals(server: Stoppable, timeoutMs = SHUTDOWN_
   const onSignal = (signal: keyof typeof FORCED_EXIT_CODES) => {
     if (stopping) {
       log.warn({ signal }, 'second signal: exiting without waiting for the shutdown');
-      process.exit(FORCED_EXIT_CODES[signal]);
+      exitAfterLogs(FORCED_EXIT_CODES[signal], 0);
     }
     stopping = true;
     log.info({ signal, timeoutMs }, 'shutting down');
     setTimeout(() => {
       log.error({ timeoutMs }, 'shutdown did not finish in time: exiting');
-      process.exit(1);
+      exitAfterLogs(1, 0);
     }, timeoutMs);
     server.close().then(
       () => {
         log.info('shutdown complete');
-        process.exit(0);
+        exitAfterLogs(0);
       },
       (error: unknown) => {
         log.error({ err: error }, 'shutdown failed');
-        process.exit(1);
+        exitAfterLogs(1);
       },
     );
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
 import { deliveryRoutes } from '../cda/http/routes.ts';
 import { uploadSettings } from '../domain/uploads/upload-settings.ts';
+import { logStream } from '../log-output.ts';
 import { createMetrics, type Metrics } from '../metrics.ts';
 import { MemoryRateLimitStore } from '../rate-limit/memory-store.ts';
 import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
@@ -57,7 +58,7 @@ export async function buildApp(
   onRoute?: (route: RouteOptions) => void,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.config.logLevel },
+    logger: { level: deps.config.logLevel, stream: logStream() },
     genReqId: () => randomUUID(),
     // One line per request (below) instead of Fastify's two: halves the logging cost.
     logController: new LogController({ disableRequestLogging: true }),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import { logStream } from '../log-output.ts';
 import type { Metrics } from '../metrics.ts';
 import {
   clientErrorHandler,
@@ -16,7 +17,7 @@ import type { AppDeps } from './types.ts';
  */
 export async function buildOpsApp(deps: AppDeps, metrics: Metrics): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.config.logLevel },
+    logger: { level: deps.config.logLevel, stream: logStream() },
     genReqId: () => randomUUID(),
     // Probes arrive every few seconds: logging each would drown the delivery logs.
     logController: new LogController({ disableRequestLogging: true }),
