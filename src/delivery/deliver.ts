@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { Db } from '../db/client.ts';
 import type { Metrics } from '../metrics.ts';
+import { RenderLimitExceeded } from './bounded-writer.ts';
 import type { ClaimedCall } from './claimed-call.ts';
 import type { Logger } from './logger.ts';
 import { attemptKind, decideOutcome } from './outcome.ts';
@@ -35,40 +36,52 @@ function notSent(error: string): SendResult {
   return { ok: false, status: null, headers: null, body: null, error };
 }
 
+type Attempted = {
+  request: DeliveryRequest | null;
+  result: SendResult;
+  /** Another attempt would fail the same way: the call is not retried. */
+  final: boolean;
+};
+
 async function attempt(
   call: ClaimedCall,
   autoRetries: number,
   startedAt: Date,
   context: DeliveryContext,
-): Promise<{ request: DeliveryRequest | null; result: SendResult }> {
+): Promise<Attempted> {
   if (!call.webhook.enabled) {
-    return { request: null, result: notSent('the webhook is disabled: the call was not sent') };
+    const result = notSent('the webhook is disabled: the call was not sent');
+    return { request: null, result, final: true };
   }
   let request: DeliveryRequest;
   try {
     request = buildRequest(call, autoRetries, startedAt);
   } catch (error) {
-    const reason = `could not build the request: ${(error as Error).message}`;
-    return { request: null, result: notSent(reason) };
+    // A render past its limits costs the same bounded work every time: it ends the call.
+    const final = error instanceof RenderLimitExceeded;
+    const reason = `could not build the request: ${(error as Error).message}${final ? '; the call is not retried' : ''}`;
+    return { request: null, result: notSent(reason), final };
   }
-  return { request, result: await send(context.dispatcher, request, context.timeouts) };
+  const result = await send(context.dispatcher, request, context.timeouts);
+  return { request, result, final: false };
 }
 
 /**
  * One attempt for a claimed call: render, send (outside any transaction), decide
  * what comes next, record. A disabled webhook's queued calls are not sent: they end
  * as failed, with the reason in the attempt log, and can be resent once re-enabled.
+ * Returns how long the attempt took to render and send.
  */
-export async function deliverCall(call: ClaimedCall, context: DeliveryContext): Promise<void> {
+export async function deliverCall(call: ClaimedCall, context: DeliveryContext): Promise<number> {
   const kind = attemptKind(call);
   const startedAt = new Date();
   const started = performance.now();
-  const { request, result } = await attempt(call, kind.autoRetries, startedAt, context);
+  const { request, result, final } = await attempt(call, kind.autoRetries, startedAt, context);
   const durationMs = performance.now() - started;
   const decision = decideOutcome({
     kind,
     succeeded: result.ok,
-    retryable: call.webhook.enabled,
+    retryable: !final,
     autoRetry: call.webhook.autoRetry,
     schedule: context.schedule,
     plannedRetryAt: call.nextRetryAt,
@@ -93,13 +106,20 @@ export async function deliverCall(call: ClaimedCall, context: DeliveryContext): 
   });
   if (!recorded) {
     context.logger.warn({ callId: call.id }, 'lease taken over: attempt outcome discarded');
-    return;
+    return durationMs;
   }
   observe(context.metrics, call, kind.autoRetries, result.ok, durationMs);
+  if (final && call.webhook.enabled) {
+    context.logger.warn(
+      { callId: call.id, webhookId: call.webhookId, error: result.error },
+      'webhook call failed for good: its template costs too much to render',
+    );
+  }
   context.logger.debug(
     { callId: call.id, status: decision.status, error: result.error },
     'webhook attempt recorded',
   );
+  return durationMs;
 }
 
 function observe(

@@ -40,7 +40,7 @@ export type Decision = {
 export function decideOutcome(input: {
   kind: AttemptKind;
   succeeded: boolean;
-  /** False when the call must not be retried whatever the settings (disabled webhook). */
+  /** False when the call must not be retried whatever the settings (a disabled webhook, a render past its limits). */
   retryable: boolean;
   autoRetry: boolean;
   schedule: readonly number[];

@@ -70,3 +70,42 @@ test('urls percent-encode {{x}}, keep {{{x}}} raw, and must stay absolute http(s
   assert.throws(() => renderUrlTemplate('{{id}}', context), /not an absolute URL/);
   assert.throws(() => renderUrlTemplate('ftp://example.com/', context), /not an http or https URL/);
 });
+
+/** `{{#name}}` nested `depth` times around `inner`. */
+function nested(name: string, depth: number, inner: string): string {
+  return `${`{{#${name}}}`.repeat(depth)}${inner}${`{{/${name}}}`.repeat(depth)}`;
+}
+
+test('nested repeated sections are stopped by counted work, not left to render 2^depth times', () => {
+  const context = { related_entities: [{ id: '1' }, { id: '2' }] };
+  // 2^22 renders of the innermost section, each at depth 22.
+  assert.throws(
+    () => renderPayloadTemplate(nested('related_entities', 22, '{{id}}'), context),
+    /the custom payload: rendering takes more than 1,000,000 steps/,
+  );
+  // The issue's template: 48 levels, 2^48 renders.
+  assert.throws(
+    () => renderPayloadTemplate(nested('related_entities', 48, ''), context),
+    /rendering takes more than/,
+  );
+  assert.throws(
+    () => renderUrlTemplate(`https://example.com/${nested('related_entities', 48, 'x')}`, context),
+    /the url: rendering takes more than/,
+  );
+  // The same nesting within the limits renders exactly as Mustache does.
+  assert.equal(renderPayloadTemplate(nested('related_entities', 3, '{{id}}'), context), '12121212');
+});
+
+test('a render stops once its output passes the size limit', () => {
+  const big = 'x'.repeat(100_000);
+  const items = Array.from({ length: 100 }, () => ({}));
+  for (const template of ['{{#items}}{{big}}{{/items}}', '{{#items}}{{{big}}}{{/items}}']) {
+    assert.throws(
+      () => renderPayloadTemplate(template, { big, items }),
+      /the output is longer than 4,194,304 characters/,
+    );
+  }
+  const text = `{{#items}}${'y'.repeat(100_000)}{{/items}}`;
+  assert.throws(() => renderPayloadTemplate(text, { items }), /the output is longer than/);
+  assert.equal(renderPayloadTemplate('{{#items}}{{{big}}}{{/items}}', { big, items: [{}] }), big);
+});
