@@ -29,30 +29,51 @@ type ClaimRow = {
 };
 
 /**
+ * How many more calls of each webhook a claim may take. A webhook not named here may take
+ * `others`; one named with 0 is skipped (its due calls are passed over, not leased).
+ */
+export type WebhookRooms = { named: ReadonlyMap<string, number>; others: number };
+
+/**
  * Leases up to `limit` due calls to `owner` in one statement (its own short
- * transaction) and returns them with their webhook and event. SKIP LOCKED lets
- * concurrent workers take disjoint rows; a call leased by someone else is due again
- * only once its lease has expired (its worker died), and is then taken over.
+ * transaction) and returns them with their webhook and event, taking no more calls of a
+ * webhook than its room. SKIP LOCKED lets concurrent workers take disjoint rows; a call
+ * leased by someone else is due again only once its lease has expired (its worker died),
+ * and is then taken over.
  * `token` must be new for every claim, even by the same worker: a worker that took
  * back its own expired lease must not record the older attempt's outcome over it.
+ * `scanned` is how many due calls the claim looked at (it leased those within their
+ * webhook's room): as many as `limit` means more may be due.
  */
 export async function claimDueCalls(
   db: Db,
   token: string,
   leaseMs: number,
   limit: number,
-): Promise<ClaimedCall[]> {
-  const { rows } = await sql<ClaimRow>`
-    WITH due AS (
-      SELECT id FROM webhook_calls
-      WHERE due_at <= now() AND (lease_until IS NULL OR lease_until < now())
-      ORDER BY due_at
+  rooms: WebhookRooms = { named: new Map(), others: limit },
+): Promise<{ calls: ClaimedCall[]; scanned: number }> {
+  const named = JSON.stringify([...rooms.named].map(([webhook, room]) => ({ webhook, room })));
+  const { rows } = await sql<ClaimRow & { scanned: number }>`
+    WITH rooms AS (
+      SELECT * FROM jsonb_to_recordset(${named}::jsonb) AS r(webhook bigint, room int)
+    ), due AS (
+      SELECT c.id, c.webhook_id, c.due_at FROM webhook_calls c
+      WHERE c.due_at <= now() AND (c.lease_until IS NULL OR c.lease_until < now())
+        AND NOT EXISTS (SELECT FROM rooms WHERE rooms.webhook = c.webhook_id AND rooms.room <= 0)
+      ORDER BY c.due_at
       LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
+      FOR UPDATE OF c SKIP LOCKED
+    ), within AS (
+      SELECT ranked.id FROM (
+        SELECT due.id, coalesce(rooms.room, ${rooms.others}) AS room,
+          row_number() OVER (PARTITION BY due.webhook_id ORDER BY due.due_at, due.id) AS nth
+        FROM due LEFT JOIN rooms ON rooms.webhook = due.webhook_id
+      ) ranked
+      WHERE ranked.nth <= ranked.room
     ), claimed AS (
       UPDATE webhook_calls c
       SET lease_owner = ${token}, lease_until = now() + ${leaseMs} * interval '1 millisecond'
-      FROM due WHERE c.id = due.id
+      FROM within WHERE c.id = within.id
       RETURNING c.id, c.webhook_id, c.event_id, c.entity_type, c.event_type,
         c.attempted_auto_retries_count, c.manual_resend, c.last_sent_at, c.next_retry_at
     )
@@ -67,13 +88,17 @@ export async function claimDueCalls(
         THEN e.nested_previous_entity ELSE e.previous_entity END AS previous_entity,
       e.related_entities, e.created_at AS event_created_at, e.environment,
       coalesce(e.is_environment_primary, env.is_primary, true) AS is_environment_primary,
-      (SELECT id::text FROM site LIMIT 1) AS site_id
+      (SELECT id::text FROM site LIMIT 1) AS site_id,
+      (SELECT count(*)::int FROM due) AS scanned
     FROM claimed
     JOIN webhooks w ON w.id = claimed.webhook_id
     JOIN events e ON e.id = claimed.event_id
     LEFT JOIN environments env ON env.id = e.environment
   `.execute(db);
-  return rows.map((row) => toClaimedCall(row, token));
+  return {
+    calls: rows.map((row) => toClaimedCall(row, token)),
+    scanned: rows[0]?.scanned ?? 0,
+  };
 }
 
 function toClaimedCall(row: ClaimRow, leaseToken: string): ClaimedCall {

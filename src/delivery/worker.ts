@@ -5,7 +5,9 @@ import type { DatabaseHandle, Db } from '../db/client.ts';
 import type { Metrics } from '../metrics.ts';
 import { parseAllowlist } from './allowlist.ts';
 import { claimDueCalls, leaseToken, releaseLeases } from './claim.ts';
+import type { ClaimedCall } from './claimed-call.ts';
 import { type DeliveryContext, deliverCall } from './deliver.ts';
+import { endpointShares } from './endpoint-shares.ts';
 import { createGuardedAgent } from './guarded-agent.ts';
 import type { Logger } from './logger.ts';
 import type { Timeouts } from './send.ts';
@@ -47,8 +49,9 @@ export type DeliveryWorker = {
 
 /**
  * Starts delivering webhook calls: claims due calls under a lease (at most
- * `workerConcurrency` in flight), sends each outside any transaction and records the
- * outcome while the lease is still its own. Any number of workers, in any number of
+ * `workerConcurrency` in flight, and no more of one webhook than its share: see
+ * endpoint-shares.ts), sends each outside any transaction and records the outcome while
+ * the lease is still its own. Any number of workers, in any number of
  * processes, can share one PostgreSQL database.
  */
 export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
@@ -67,25 +70,35 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
     metrics: options.metrics,
   };
   const inFlight = new Set<Promise<void>>();
+  const shares = endpointShares(config.workerConcurrency);
   let claims = 0;
   let running = true;
   let pumping: Promise<void> | null = null;
   let again = false;
-  // The last claim filled every free slot: more calls are probably due.
+  // At the last claim more calls were probably due: the scan was full, or some webhook
+  // was at its share (its due calls were passed over).
   let backlog = false;
-  // With a backlog, claim again once a quarter of the slots are free: one claim
-  // statement per few deliveries instead of one per delivery.
+  let finishedSinceClaim = 0;
+  // With a backlog, claim again once a quarter of the slots have been given back: one
+  // claim statement per few deliveries instead of one per delivery.
   const refill = Math.max(1, Math.floor(config.workerConcurrency / 4));
 
-  const start = (call: Awaited<ReturnType<typeof claimDueCalls>>[number]) => {
+  const start = (call: ClaimedCall) => {
+    shares.started(call.webhookId);
+    let attemptMs: number | null = null;
     const task = deliverCall(call, context)
+      .then((ms) => {
+        attemptMs = ms;
+      })
       .catch((error: unknown) => {
         // The lease expires and another attempt follows: at least once, never lost.
         logger.error({ err: error, callId: call.id }, 'could not record a webhook attempt');
       })
       .finally(() => {
         inFlight.delete(task);
-        if (backlog && config.workerConcurrency - inFlight.size >= refill) wake();
+        shares.finished(call.webhookId, attemptMs);
+        finishedSinceClaim += 1;
+        if (backlog && finishedSinceClaim >= refill) wake();
       });
     inFlight.add(task);
   };
@@ -98,10 +111,21 @@ export function startDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWor
         return;
       }
       claims += 1;
-      const calls = await claimDueCalls(db, leaseToken(id, claims), leaseMs, free);
-      backlog = calls.length === free;
+      const rooms = shares.rooms();
+      const { calls, scanned } = await claimDueCalls(
+        db,
+        leaseToken(id, claims),
+        leaseMs,
+        free,
+        rooms,
+      );
+      finishedSinceClaim = 0;
       for (const call of calls) start(call);
-      if (!backlog) return;
+      // A full scan may have passed over calls of webhooks that reached their share in it:
+      // the next scan skips those webhooks and finds the calls behind them.
+      const more = scanned === free;
+      backlog = more || [...rooms.named.values()].some((room) => room === 0);
+      if (!more) return;
     }
   };
 

@@ -168,9 +168,15 @@ test('each claim has its own token: a worker that took back its own expired leas
     const event = await insertEvent(env.db);
     const callId = await queueCall(env.db, webhookId, event.id);
     // Long enough that the next statement runs within it, however loaded the machine.
-    assert.equal((await claimDueCalls(env.db, 'w#1', 5000, 5)).length, 1);
-    assert.equal((await claimDueCalls(env.db, 'w#2', 30_000, 5)).length, 0, 'lease still live');
-    const again = await eventually(async () => (await claimDueCalls(env.db, 'w#2', 30_000, 5))[0]);
+    assert.equal((await claimDueCalls(env.db, 'w#1', 5000, 5)).calls.length, 1);
+    assert.equal(
+      (await claimDueCalls(env.db, 'w#2', 30_000, 5)).calls.length,
+      0,
+      'lease still live',
+    );
+    const again = await eventually(
+      async () => (await claimDueCalls(env.db, 'w#2', 30_000, 5)).calls[0],
+    );
     assert.equal(again?.leaseToken, 'w#2');
     assert.equal(await recordAttempt(env.db, outcome(callId, 'w#1')), false);
     assert.equal(await recordAttempt(env.db, outcome(callId, 'w#2')), true);
