@@ -1,4 +1,8 @@
-import { SonicBoom } from 'sonic-boom';
+import sonicBoom from 'sonic-boom';
+
+// A CommonJS module: Node's ESM loader finds only its default export, the class itself.
+const { SonicBoom } = sonicBoom;
+type SonicBoom = InstanceType<typeof SonicBoom>;
 
 /**
  * Log lines held in memory while stdout is not read (a stalled log shipper); past it,

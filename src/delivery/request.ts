@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { maskSecretHeaders } from '../domain/webhooks/secret-headers.ts';
 import type { ClaimedCall } from './claimed-call.ts';
 import { defaultPayload } from './payload.ts';
 import { renderPayloadTemplate, renderUrlTemplate } from './templates.ts';
@@ -60,13 +61,7 @@ export function buildRequest(call: ClaimedCall, autoRetries: number, now: Date):
   return { url, headers, body };
 }
 
-/** The headers as the delivery log keeps them: credentials in Authorization masked. */
+/** The headers as the delivery log keeps them: credentials masked (secret-headers.ts). */
 export function loggedHeaders(headers: Record<string, string>): Record<string, string> {
-  const logged = { ...headers };
-  for (const [name, value] of Object.entries(logged)) {
-    if (name.toLowerCase() !== 'authorization') continue;
-    const scheme = /^\S+\s/.exec(value)?.[0] ?? '';
-    logged[name] = `${scheme}********`;
-  }
-  return logged;
+  return maskSecretHeaders(headers);
 }

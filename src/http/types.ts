@@ -31,6 +31,11 @@ declare module 'fastify' {
      * the request's environment (checked before the body; per upload by the operation).
      */
     uploadAction?: UploadAction;
+    /**
+     * The route reaches every environment's content (webhooks and their log are
+     * project-wide): the role's `environments_access` must be `all`.
+     */
+    reachesEveryEnvironment?: boolean;
     /** JSON:API `data.type` the request document must carry. */
     resourceType?: string;
     /** Served without a token (health checks). */

@@ -1,18 +1,10 @@
 import type { WebhookCallRow } from '../db/schema.ts';
+import { maskSecretHeaders } from '../domain/webhooks/secret-headers.ts';
 import { isoTime, type Resource } from './jsonapi.ts';
 
-const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization']);
-
 /** Credentials never leave the log: the scheme stays visible, the rest is masked. */
-export function maskHeaders(headers: Record<string, string> | null): Record<string, string> | null {
-  if (headers === null) return null;
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => {
-      if (!SECRET_HEADERS.has(name.toLowerCase())) return [name, value];
-      const scheme = /^(\S+)\s/.exec(value)?.[1];
-      return [name, scheme ? `${scheme} [FILTERED]` : '[FILTERED]'];
-    }),
-  );
+function masked(headers: Record<string, string> | null): Record<string, string> | null {
+  return headers === null ? null : maskSecretHeaders(headers);
 }
 
 /**
@@ -28,10 +20,10 @@ export function presentWebhookCall(row: WebhookCallRow): Resource {
       event_type: row.event_type,
       created_at: isoTime(row.created_at),
       request_url: row.request_url,
-      request_headers: maskHeaders(row.request_headers),
+      request_headers: masked(row.request_headers),
       request_payload: row.request_payload,
       response_status: row.response_status,
-      response_headers: maskHeaders(row.response_headers),
+      response_headers: masked(row.response_headers),
       response_payload: row.response_payload,
       attempted_auto_retries_count: row.attempted_auto_retries_count,
       last_sent_at: isoTime(row.last_sent_at),

@@ -1,4 +1,5 @@
 import type { WebhookRow } from '../db/schema.ts';
+import { MASK, maskSecretHeaders } from '../domain/webhooks/secret-headers.ts';
 import type { Resource } from './jsonapi.ts';
 
 /**
@@ -25,6 +26,22 @@ export function presentWebhook(row: WebhookRow): Resource {
       payload_api_version: row.payload_api_version,
       nested_items_in_payload: row.nested_items_in_payload,
       auto_retry: row.auto_retry,
+    },
+  };
+}
+
+/**
+ * The webhook as the delivery log includes it: its basic-auth password and the values of
+ * headers that carry credentials masked, as the log's own request headers are.
+ */
+export function presentLoggedWebhook(row: WebhookRow): Resource {
+  const presented = presentWebhook(row);
+  return {
+    ...presented,
+    attributes: {
+      ...presented.attributes,
+      headers: maskSecretHeaders(row.headers),
+      http_basic_password: row.http_basic_password === null ? null : MASK,
     },
   };
 }

@@ -374,6 +374,53 @@ describe('webhook calls through the official client', () => {
     assert.doesNotMatch(JSON.stringify(listed.body), /dXNlcjpzZWNyZXQ|token-without-scheme/);
   });
 
+  test('credentials stay out of the log: secret headers, and the basic-auth password of the webhooks it includes', async () => {
+    const webhook = await buildWebhook(client, {
+      headers: { 'X-Api-Key': 'k3y-value', 'X-Auth-Token': 't0ken', 'X-Team': 'content' },
+      http_basic_user: 'hook',
+      http_basic_password: 'pa55word',
+    });
+    const id = await insertCall(webhook.id, {
+      requestHeaders: {
+        Authorization: 'Basic aG9vazpwYTU1d29yZA==',
+        'X-Api-Key': 'k3y-value',
+        'X-Auth-Token': 't0ken',
+        'X-Team': 'content',
+      },
+      responseHeaders: { 'Set-Cookie': 'session=s3ssion', 'content-type': 'text/plain' },
+    });
+    const listed = await server.request('GET', `/webhook_calls?filter[ids]=${id}`);
+    const found = await server.request('GET', `/webhook_calls/${id}`);
+    for (const response of [listed, found]) {
+      const text = JSON.stringify(response.body);
+      assert.doesNotMatch(text, /k3y-value|t0ken|pa55word|aG9vaz|s3ssion/);
+      const [included] = (response.body as { included: { attributes: Record<string, unknown> }[] })
+        .included;
+      assert.deepEqual(included?.attributes.headers, {
+        'X-Api-Key': '[FILTERED]',
+        'X-Auth-Token': '[FILTERED]',
+        'X-Team': 'content',
+      });
+      assert.equal(included?.attributes.http_basic_user, 'hook');
+      assert.equal(included?.attributes.http_basic_password, '[FILTERED]');
+    }
+    const call = await client.webhookCalls.find(id);
+    assert.deepEqual(call.request_headers, {
+      Authorization: 'Basic [FILTERED]',
+      'X-Api-Key': '[FILTERED]',
+      'X-Auth-Token': '[FILTERED]',
+      'X-Team': 'content',
+    });
+    assert.deepEqual(call.response_headers, {
+      'Set-Cookie': '[FILTERED]',
+      'content-type': 'text/plain',
+    });
+    // The webhook itself shows them, as DatoCMS documents it: whoever reads it may change it.
+    const shown = await client.webhooks.find(webhook.id);
+    assert.equal(shown.http_basic_password, 'pa55word');
+    assert.equal(shown.headers['X-Api-Key'], 'k3y-value');
+  });
+
   test('resend makes the call due again as a manual resend', async () => {
     const webhook = await buildWebhook(client);
     const id = await insertCall(webhook.id, { status: 'failed', nextRetryAt: null });

@@ -2,9 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Client } from '@datocms/cma-client-node';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
-import { apiError, errorCodesOf, rejectsWithApiError } from '../support/api-errors.ts';
+import {
+  apiError,
+  errorCodesOf,
+  rejectsWithApiError,
+  rejectsWithMessage,
+} from '../support/api-errors.ts';
 import { webhookBody } from '../support/factories.ts';
-import { tokenWithFlags } from '../support/limited-token.ts';
+import { tokenWithFlags, tokenWithRole } from '../support/limited-token.ts';
 import { requestRoundTripsOf } from '../support/round-trips.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -488,6 +493,44 @@ describe('webhooks through the official client', () => {
       apiToken: await tokenWithFlags(server.db, ['can_manage_webhooks']),
     });
     assert.equal((await webhookManager.webhooks.find(created.id)).id, created.id);
+  });
+
+  test('a role that does not reach every environment manages no webhook: webhooks receive them all', async () => {
+    const created = await client.webhooks.create(webhookBody());
+    const sandbox = `webhook-roles-${Date.now().toString(36)}`;
+    await client.environments.fork('main', { id: sandbox });
+    // Each in an environment it may enter: the environment itself is no reason to refuse.
+    for (const [access, environment] of [
+      ['sandbox_only', sandbox],
+      ['primary_only', undefined],
+    ] as const) {
+      const { token } = await tokenWithRole(server.db, {
+        can_manage_webhooks: true,
+        environments_access: access,
+      });
+      const limited = server.client({ apiToken: token, environment });
+      const calls: (() => Promise<unknown>)[] = [
+        // Its own webhook would receive the records of environments it cannot enter.
+        () => limited.webhooks.create(webhookBody({ name: `From ${access}` })),
+        () => limited.webhooks.list(),
+        () => limited.webhooks.find(created.id),
+        () => limited.webhooks.update(created.id, { url: 'https://elsewhere.example/hook' }),
+        () => limited.webhooks.destroy(created.id),
+        () => limited.webhookCalls.list(),
+      ];
+      for (const attempt of calls) {
+        await rejectsWithMessage(
+          attempt(),
+          'INSUFFICIENT_PERMISSIONS',
+          /environments_access "all"/,
+        );
+      }
+    }
+    assert.equal((await client.webhooks.find(created.id)).url, created.url, 'nothing changed');
+    assert.equal(
+      (await client.webhooks.list()).filter((w) => w.name.startsWith('From ')).length,
+      0,
+    );
   });
 });
 

@@ -70,7 +70,7 @@ test('end to end through the official client: a model change is delivered, logge
     });
     assert.ok(call);
     const logged = await settledCall(server.db, call.id, 'success');
-    assert.equal(logged.request_headers?.Authorization, 'Basic ********');
+    assert.equal(logged.request_headers?.Authorization, 'Basic [FILTERED]');
     await client.webhookCalls.resendWebhook(call.id);
     await receiver.waitForRequests(2);
     const attempts = await eventually(async () => {

@@ -85,7 +85,7 @@ test('default payload and headers, custom headers override case-insensitively, b
   // The log keeps what was sent, with the credentials masked, and what came back.
   assert.equal(call.request_url, `${receiver.url}/default`);
   assert.equal(call.request_payload, request.body);
-  assert.equal(call.request_headers?.Authorization, 'Basic ********');
+  assert.equal(call.request_headers?.Authorization, 'Basic [FILTERED]');
   assert.equal(call.request_headers?.['X-Foo'], 'Bar');
   assert.equal(call.response_status, 200);
   assert.equal(call.response_payload, 'ok');

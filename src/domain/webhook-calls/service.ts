@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.ts';
 import type { WebhookCallRow } from '../../db/schema.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentWebhook } from '../../presenters/webhook.ts';
+import { presentLoggedWebhook } from '../../presenters/webhook.ts';
 import { presentWebhookCall } from '../../presenters/webhook-call.ts';
 import { NotFound } from '../errors.ts';
 import type { AdmitRead } from '../page-bytes.ts';
@@ -16,10 +16,10 @@ export type CallsDocument = {
 };
 export type CallDocument = { data: Resource; included: Resource[] };
 
-/** The webhooks the calls belong to, each once. */
+/** The webhooks the calls belong to, each once, without their credentials. */
 async function webhooksOf(db: Db, calls: WebhookCallRow[]): Promise<Resource[]> {
   const ids = [...new Set(calls.map((call) => call.webhook_id))];
-  return (await listWebhooksById(db, ids)).map(presentWebhook);
+  return (await listWebhooksById(db, ids)).map(presentLoggedWebhook);
 }
 
 /** `admit` takes the page's bytes before its payloads are read (see repo.listCalls). */

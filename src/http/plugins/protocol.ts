@@ -72,6 +72,12 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
     if (permission && !request.actor?.permissions.has(permission)) {
       throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
     }
+    if (config.reachesEveryEnvironment && request.actor?.environmentsAccess !== 'all') {
+      throw new DomainError(
+        'INSUFFICIENT_PERMISSIONS',
+        `Webhooks receive the events of every environment: the token's role needs environments_access "all", not "${request.actor?.environmentsAccess}"`,
+      );
+    }
     const itemAction = config.itemAction;
     if (itemAction && request.actor) assertMayAtAll(request.actor, request.scope, itemAction);
     const uploadAction = config.uploadAction;

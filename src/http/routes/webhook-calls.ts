@@ -10,7 +10,8 @@ type Params = { Params: { id: string } };
 
 export async function webhookCallRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
-  const config = { permission: 'can_manage_webhooks' } as const;
+  // The log holds the payloads of every environment's events.
+  const config = { permission: 'can_manage_webhooks', reachesEveryEnvironment: true } as const;
 
   app.get<{ Querystring: Static<typeof ListWebhookCallsQuery> }>(
     '/webhook_calls',

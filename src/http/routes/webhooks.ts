@@ -9,8 +9,9 @@ type Params = { Params: { id: string } };
 
 export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const { db } = deps;
-  // Reading needs the right too: a webhook shows its basic-auth password.
-  const config = { permission: 'can_manage_webhooks' } as const;
+  // Reading needs the right too: a webhook shows its basic-auth password. A webhook
+  // receives every environment's events: only a role reaching them all may manage one.
+  const config = { permission: 'can_manage_webhooks', reachesEveryEnvironment: true } as const;
   const write = { ...config, resourceType: 'webhook' } as const;
 
   app.get('/webhooks', { config }, async () => ({ data: await webhooks.listWebhooks(db) }));
