@@ -7,7 +7,7 @@ const MAX_SLOW_WEBHOOKS = 1000;
 
 /**
  * The share of a worker's delivery slots each webhook (each endpoint) may hold, so that
- * one receiver cannot starve the others: three quarters of them (12 of 16) at most, and a
+ * one receiver cannot starve the others: seven eighths of them (14 of 16) at most, and a
  * quarter (4 of 16) once its receiver is slow; what is left serves the other webhooks.
  * Each worker keeps its own account: the shares are of its own slots.
  */
@@ -20,7 +20,8 @@ export type EndpointShares = {
 };
 
 export function endpointShares(concurrency: number): EndpointShares {
-  const cap = Math.max(1, concurrency - Math.ceil(concurrency / 4));
+  // A small reserve: a lone busy webhook keeps most of the throughput it had.
+  const cap = Math.max(1, concurrency - Math.ceil(concurrency / 8));
   const slowCap = Math.max(1, Math.floor(concurrency / 4));
   const inFlight = new Map<string, number>();
   const slow = new Set<string>();
