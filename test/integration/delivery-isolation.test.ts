@@ -19,8 +19,8 @@ let healthy: Receiver;
 before(async () => {
   env = await openWorkerDatabase({ workerConcurrency: 16 });
   hung = await startReceiver();
-  // Answers long after the test is over: each of its requests holds a slot meanwhile.
-  hung.reply = () => ({ status: 200, delayMs: 3_600_000 });
+  // Never answers: each of its requests holds a slot until the receiver closes.
+  hung.reply = () => ({ status: 200, delayMs: Number.POSITIVE_INFINITY });
   healthy = await startReceiver();
 });
 

@@ -15,7 +15,7 @@ export type Reply = {
   status: number;
   body?: string;
   headers?: Record<string, string>;
-  /** Milliseconds to wait before answering. */
+  /** Milliseconds to wait before answering; Infinity never answers (no timer is left). */
   delayMs?: number;
 };
 
@@ -71,6 +71,7 @@ export async function startReceiver(): Promise<Receiver> {
         res.writeHead(reply.status, reply.headers ?? {});
         res.end(reply.body ?? '');
       };
+      if (reply.delayMs === Number.POSITIVE_INFINITY) return;
       if (reply.delayMs) setTimeout(answer, reply.delayMs);
       else answer();
     });
