@@ -5,18 +5,14 @@
 // Usage: npx tsx bench/delivery.ts [--db embedded|postgres] [--calls 5000] [--rate 200]
 //                                  [--seconds 10] [--concurrency 16]
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/client.ts';
 import { WEBHOOK_CALLS_CHANNEL } from '../src/events/channel.ts';
 import { startServer } from '../src/server.ts';
-import { percentile, printTable } from './support.ts';
+import { freshBenchDatabase, percentile, printTable } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -54,33 +50,6 @@ server.keepAliveTimeout = 60000;
 server.listen(0, '127.0.0.1', () => parentPort.postMessage({ port: server.address().port }));
 `;
 
-async function freshDatabase(): Promise<{
-  env: Partial<ReturnType<typeof loadConfig>>;
-  drop(): Promise<void>;
-}> {
-  if (engine === 'embedded') {
-    const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-delivery-'));
-    return {
-      env: { dataDir: dir },
-      drop: async () => rmSync(dir, { recursive: true, force: true }),
-    };
-  }
-  const name = `fieldhouse_bench_delivery_${Date.now()}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: values['postgres-url'] });
-    await client.connect();
-    await client.query(query);
-    await client.end();
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(values['postgres-url'] ?? '');
-  url.pathname = `/${name}`;
-  return {
-    env: { databaseUrl: url.toString() },
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
-}
-
 /** Commits `count` events with one call each in one transaction; returns the call ids. */
 async function commitCalls(db: Db, webhookId: string, count: number): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
@@ -101,7 +70,11 @@ async function commitCalls(db: Db, webhookId: string, count: number): Promise<st
   });
 }
 
-const database = await freshDatabase();
+const database = await freshBenchDatabase(
+  engine,
+  'fieldhouse-bench-delivery',
+  values['postgres-url'] ?? '',
+);
 const receiver = new Worker(RECEIVER, { eval: true });
 const arrivals = new Map<string, number>();
 let arrived: (() => void) | null = null;

@@ -4,19 +4,15 @@
 // Usage: npx tsx bench/slow-receiver.ts [--db embedded|postgres] [--seconds 30]
 //                                       [--hung-rate 10] [--healthy-rate 5]
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/client.ts';
 import { WEBHOOK_CALLS_CHANNEL } from '../src/events/channel.ts';
 import { startServer } from '../src/server.ts';
-import { percentile, printTable } from './support.ts';
+import { freshBenchDatabase, percentile, printTable } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -31,27 +27,6 @@ const engine = values.db === 'postgres' ? 'postgres' : 'embedded';
 const seconds = Number(values.seconds);
 const hungRate = Number(values['hung-rate']);
 const healthyRate = Number(values['healthy-rate']);
-
-async function freshDatabase() {
-  if (engine === 'embedded') {
-    const dir = mkdtempSync(join(tmpdir(), 'fieldhouse-bench-slow-'));
-    return { env: { dataDir: dir }, drop: async () => rmSync(dir, { recursive: true }) };
-  }
-  const name = `fieldhouse_bench_slow_${Date.now()}`;
-  const admin = async (query: string) => {
-    const client = new pg.Client({ connectionString: values['postgres-url'] });
-    await client.connect();
-    await client.query(query);
-    await client.end();
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(values['postgres-url'] ?? '');
-  url.pathname = `/${name}`;
-  return {
-    env: { databaseUrl: url.toString() },
-    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
-}
 
 /** A receiver; `hang` never answers. Reports each call id with its arrival time. */
 async function receiver(hang: boolean, onCall: (id: string) => void) {
@@ -115,7 +90,11 @@ async function commitCall(db: Db, webhookId: string): Promise<string> {
   });
 }
 
-const database = await freshDatabase();
+const database = await freshBenchDatabase(
+  engine,
+  'fieldhouse-bench-slow',
+  values['postgres-url'] ?? '',
+);
 const arrivals = new Map<string, number>();
 const hung = await receiver(true, () => undefined);
 const healthy = await receiver(false, (id) => arrivals.set(id, performance.now()));

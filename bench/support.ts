@@ -107,3 +107,36 @@ export function quietWindowPercentile(samples: number[], window: number, p: numb
   }
   return best;
 }
+
+/**
+ * An empty database for a bench that starts its server in-process: a new embedded data
+ * directory, or a new PostgreSQL database made through `postgresUrl`'s server. `prefix`
+ * names both; `drop` removes it.
+ */
+export async function freshBenchDatabase(
+  engine: 'embedded' | 'postgres',
+  prefix: string,
+  postgresUrl: string,
+): Promise<{ env: { dataDir: string } | { databaseUrl: string }; drop(): Promise<void> }> {
+  if (engine === 'embedded') {
+    const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+    return {
+      env: { dataDir: dir },
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const name = `${prefix.replaceAll('-', '_')}_${Date.now()}`;
+  const admin = async (query: string) => {
+    const client = new pg.Client({ connectionString: postgresUrl });
+    await client.connect();
+    await client.query(query);
+    await client.end();
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(postgresUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { databaseUrl: url.toString() },
+    drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  };
+}
