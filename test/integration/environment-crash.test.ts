@@ -61,19 +61,26 @@ async function call(url: string, method: string, path: string, body?: unknown) {
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
+/**
+ * Starts a fork of main named "crashed", SIGKILLs the server while it answers at once
+ * (`immediate_return`) and copies on, and starts the next server on the same database.
+ */
+async function restartAfterKilledFork(database: TestDatabase): Promise<ReturnType<typeof serve>> {
+  const first = serve(database);
+  const url = await first.listening;
+  const started = await call(url, 'POST', '/environments/main/fork?immediate_return=true', {
+    data: { type: 'environment', id: 'crashed' },
+  });
+  assert.equal(started.status, 200);
+  first.child.kill('SIGKILL');
+  await first.exited;
+  return serve(database);
+}
+
 test('a fork killed with SIGKILL leaves no half environment: removed at restart, and logged', async () => {
   const database = await seededDatabase();
   try {
-    const first = serve(database);
-    const url = await first.listening;
-    const started = await call(url, 'POST', '/environments/main/fork?immediate_return=true', {
-      data: { type: 'environment', id: 'crashed' },
-    });
-    assert.equal(started.status, 200);
-    first.child.kill('SIGKILL');
-    await first.exited;
-
-    const second = serve(database);
+    const second = await restartAfterKilledFork(database);
     try {
       const restartedUrl = await second.listening;
       const list = await call(restartedUrl, 'GET', '/environments');
@@ -122,16 +129,7 @@ test('a fork killed with SIGKILL leaves no role entries: a new environment of th
     ]);
   };
   try {
-    const first = serve(database);
-    const url = await first.listening;
-    const started = await call(url, 'POST', '/environments/main/fork?immediate_return=true', {
-      data: { type: 'environment', id: 'crashed' },
-    });
-    assert.equal(started.status, 200);
-    first.child.kill('SIGKILL');
-    await first.exited;
-
-    const second = serve(database);
+    const second = await restartAfterKilledFork(database);
     try {
       const restartedUrl = await second.listening;
       const list = await call(restartedUrl, 'GET', '/environments');
