@@ -3,10 +3,9 @@ import { test } from 'node:test';
 import {
   attemptsOf,
   eventually,
-  insertEvent,
   insertWebhook,
   LOOPBACK,
-  queueCall,
+  queueEventCall,
   settledCall,
 } from '../support/delivery-fixtures.ts';
 import { startReceiver } from '../support/receiver.ts';
@@ -17,9 +16,8 @@ test('the server runs a delivery worker and stops it on close', async () => {
   const server = await startTestServer({ webhookAllow: LOOPBACK });
   try {
     const webhookId = await insertWebhook(server.db, { url: `${receiver.url}/served` });
-    const event = await insertEvent(server.db);
     const started = Date.now();
-    const callId = await queueCall(server.db, webhookId, event.id);
+    const callId = await queueEventCall(server.db, webhookId);
     await settledCall(server.db, callId, 'success');
     const [request] = await receiver.waitForRequests(1);
     assert.equal(request?.path, '/served');

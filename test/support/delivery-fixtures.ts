@@ -124,6 +124,29 @@ export async function queueCall(db: Db, webhookId: string, eventId: string): Pro
   });
 }
 
+/**
+ * An event and its call committed together, as the outbox commits them: a running
+ * server's pruner deletes an event no call names, so a test against a live server must
+ * never leave one alone between two transactions.
+ */
+export async function queueEventCall(db: Db, webhookId: string): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const event = await insertEvent(trx);
+    const row = await trx
+      .insertInto('webhook_calls')
+      .values({
+        webhook_id: webhookId,
+        event_id: event.id,
+        entity_type: 'item_type',
+        event_type: 'create',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await sql`SELECT pg_notify(${WEBHOOK_CALLS_CHANNEL}, '')`.execute(trx);
+    return row.id;
+  });
+}
+
 export function findCall(db: Db, id: string) {
   return db.selectFrom('webhook_calls').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
