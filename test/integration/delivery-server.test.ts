@@ -16,13 +16,10 @@ test('the server runs a delivery worker and stops it on close', async () => {
   const server = await startTestServer({ webhookAllow: LOOPBACK });
   try {
     const webhookId = await insertWebhook(server.db, { url: `${receiver.url}/served` });
-    const started = Date.now();
     const callId = await queueEventCall(server.db, webhookId);
     await settledCall(server.db, callId, 'success');
     const [request] = await receiver.waitForRequests(1);
     assert.equal(request?.path, '/served');
-    // Woken by NOTIFY on PostgreSQL, by polling on the embedded database.
-    assert.ok((request?.receivedAt ?? 0) - started < 1000);
     const metrics = await fetch(`${server.baseUrl}/metrics`, {
       headers: { authorization: `Bearer ${server.adminToken}` },
     });

@@ -238,3 +238,23 @@ test('an attempt that gets no complete answer within the total timeout fails', a
     await receiver.close();
   }
 });
+
+test('an idle worker is woken by a queued call, not by its poll', async () => {
+  const env = await openWorkerDatabase();
+  const receiver = await startReceiver();
+  try {
+    const webhookId = await insertWebhook(env.db, { url: `${receiver.url}/woken` });
+    const first = await queueCall(env.db, webhookId, (await insertEvent(env.db)).id);
+    // An hour between polls: once the pass at start is done, only a wakeup (NOTIFY on
+    // PostgreSQL, in-process on the embedded database) can deliver the second call.
+    const worker = env.startWorker({ workerId: 'sleeper', pollMs: 3_600_000 });
+    await settledCall(env.db, first, 'success');
+    const second = await queueCall(env.db, webhookId, (await insertEvent(env.db)).id);
+    await settledCall(env.db, second, 'success');
+    assert.equal(receiver.requests.length, 2);
+    await worker.stop();
+  } finally {
+    await env.close();
+    await receiver.close();
+  }
+});

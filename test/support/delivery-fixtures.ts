@@ -28,7 +28,13 @@ export async function openWorkerDatabase(overrides: Partial<Config> = {}) {
     config,
     /** A worker on this database; stopped by close() unless the test stops it first. */
     startWorker(options: Partial<DeliveryWorkerOptions> = {}) {
-      const worker = startDeliveryWorker({ db: handle.db, config, logger: silent, ...options });
+      const worker = startDeliveryWorker({
+        db: handle.db,
+        config,
+        logger: silent,
+        listenInProcess: handle.listenInProcess,
+        ...options,
+      });
       workers.push(worker);
       return worker;
     },
