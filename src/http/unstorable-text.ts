@@ -22,37 +22,49 @@ function printableKey(key: string): string {
   return JSON.stringify(key).slice(1, -1);
 }
 
+function childPathOf(
+  parent: string,
+  key: string,
+  inArray: boolean,
+  style: 'dotted' | 'bracketed',
+): string {
+  if (inArray) return `${parent}[${key}]`;
+  const name = printableKey(key);
+  if (parent === '') return name;
+  return style === 'dotted' ? `${parent}.${name}` : `${parent}[${name}]`;
+}
+
 /**
  * The first string (key or value) in a parsed document that cannot be stored, with its
  * path: `data.attributes.hint`, `data.attributes.validators.enum.values[0]` in `dotted`
  * style (bodies), `filter[ids]` in `bracketed` style (query strings, as clients write them).
+ * Walked with an explicit stack, in document order: a body nested thousands of levels
+ * deep must not overflow the call stack.
  */
 export function findUnstorableText(
-  value: unknown,
+  document: unknown,
   style: 'dotted' | 'bracketed',
-  path = '',
 ): UnstorableText | null {
-  if (typeof value === 'string') {
-    const problem = problemOf(value);
-    return problem ? { path, problem } : null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
-  const entries: [string, unknown][] = Array.isArray(value)
-    ? value.map((item, index) => [String(index), item])
-    : Object.entries(value);
-  for (const [key, item] of entries) {
-    const name = printableKey(key);
-    const childPath = Array.isArray(value)
-      ? `${path}[${key}]`
-      : path === ''
-        ? name
-        : style === 'dotted'
-          ? `${path}.${name}`
-          : `${path}[${name}]`;
-    const keyProblem = Array.isArray(value) ? null : problemOf(key);
-    if (keyProblem) return { path: childPath, problem: `has a key that ${keyProblem}` };
-    const found = findUnstorableText(item, style, childPath);
-    if (found) return found;
+  type Entry = { value: unknown; path: string; keyProblem: string | null };
+  const stack: Entry[] = [{ value: document, path: '', keyProblem: null }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { value, path, keyProblem } = next;
+    if (keyProblem) return { path, problem: `has a key that ${keyProblem}` };
+    if (typeof value === 'string') {
+      const problem = problemOf(value);
+      if (problem) return { path, problem };
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    const inArray = Array.isArray(value);
+    const children = Object.entries(value).map(
+      ([key, item]): Entry => ({
+        value: item,
+        path: childPathOf(path, key, inArray, style),
+        keyProblem: inArray ? null : problemOf(key),
+      }),
+    );
+    for (let index = children.length - 1; index >= 0; index--) stack.push(children[index] as Entry);
   }
   return null;
 }

@@ -229,6 +229,18 @@ describe('NUL and lone surrogates', () => {
       assert.equal((await server.client().fields.find(fieldId)).hint, hint);
     }
   });
+
+  test('a body nested 20,000 levels deep is judged as JSON, \\u escapes or not', async () => {
+    // A recursive walk over such a body would overflow the call stack and refuse valid
+    // JSON as invalid; both bodies must get the answer the attribute itself deserves.
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    for (const hint of ['plain', '\\u0041 escaped']) {
+      const body = `{"data":{"type":"field","id":"${fieldId}","attributes":{"hint":"${hint}","appearance":${deep}}}}`;
+      const response = await send('PUT', `/fields/${fieldId}`, body);
+      assertApiError(response, 422, 'INVALID_FORMAT');
+    }
+    assert.notEqual((await server.client().fields.find(fieldId)).hint, 'A escaped');
+  });
 });
 
 describe('framework and HTTP parser refusals are api_error documents', () => {

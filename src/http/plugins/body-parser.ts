@@ -19,21 +19,35 @@ function decode(body: Buffer): string {
   }
 }
 
-/** Drops `__proto__` keys so no later merge of the body can reach a prototype. */
-const dropProto = (key: string, value: unknown) => (key === '__proto__' ? undefined : value);
+/**
+ * Drops `__proto__` keys so no later merge of the body can reach a prototype. JSON.parse
+ * makes such a key an own property (harmless in itself); a walk with an explicit stack,
+ * not a reviver, removes it, so a body nested thousands of levels deep cannot overflow
+ * the call stack and be refused as if it were not JSON.
+ */
+function dropProtoKeys(document: unknown): void {
+  const stack: unknown[] = [document];
+  for (let value = stack.pop(); value !== undefined; value = stack.pop()) {
+    if (typeof value !== 'object' || value === null) continue;
+    if (Object.hasOwn(value, '__proto__')) Reflect.deleteProperty(value, '__proto__');
+    for (const item of Object.values(value)) stack.push(item);
+  }
+}
 
 function parse(text: string): unknown {
+  let document: unknown;
   try {
-    // A reviver makes JSON.parse about three times slower. Only a text naming `__proto__`,
-    // plainly or through a \u escape, can hold that key: nearly every body parses without.
-    const mayNameProto = text.includes('__proto__') || text.includes('\\u');
-    return mayNameProto ? JSON.parse(text, dropProto) : JSON.parse(text);
+    document = JSON.parse(text);
   } catch (error) {
     throw new DomainError(
       'INVALID_JSON_BODY',
       `The body is not valid JSON: ${(error as Error).message}`,
     );
   }
+  // Only a text naming `__proto__`, plainly or through a \u escape, can hold that key:
+  // nearly every body skips the walk.
+  if (text.includes('__proto__') || text.includes('\\u')) dropProtoKeys(document);
+  return document;
 }
 
 /**
