@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ImageConfig } from './assets/image-config.ts';
 import { allowEntryProblem } from './delivery/allowlist.ts';
 import { DATOCMS_RETRY_SCHEDULE } from './delivery/retry-schedule.ts';
 import { INSTALL_ROOT } from './paths.ts';
@@ -46,6 +48,8 @@ export type Config = {
   uploadUrlTtlSeconds: number;
   /** HMAC key of upload URLs; null: a random one generated once and kept in the database. */
   signingSecret: string | null;
+  /** Image renditions of asset URLs: their limits, render queue and cache. */
+  images: ImageConfig;
 };
 
 export class ConfigError extends Error {
@@ -196,6 +200,30 @@ function signingSecret(env: Env): string | null {
   return raw;
 }
 
+function images(env: Env, dataDir: string): ImageConfig {
+  return {
+    maxDimension: integer(env, 'FIELDHOUSE_IMAGE_MAX_DIMENSION', 8192, 1, 65_500),
+    maxPixels: integer(env, 'FIELDHOUSE_IMAGE_MAX_PIXELS', 40_000_000, 1, 1_000_000_000),
+    maxInputPixels: integer(
+      env,
+      'FIELDHOUSE_IMAGE_MAX_INPUT_PIXELS',
+      268_402_689,
+      1,
+      4_294_967_295,
+    ),
+    concurrency: integer(env, 'FIELDHOUSE_IMAGE_CONCURRENCY', availableParallelism(), 1, 256),
+    maxWaiting: integer(env, 'FIELDHOUSE_IMAGE_QUEUE', 100, 0, 100_000),
+    renditionsDir: resolve(env.FIELDHOUSE_RENDITIONS_DIR || join(dataDir, 'renditions')),
+    renditionsMaxBytes: integer(
+      env,
+      'FIELDHOUSE_RENDITIONS_MAX_BYTES',
+      1024 ** 3,
+      1024 * 1024,
+      Number.MAX_SAFE_INTEGER,
+    ),
+  };
+}
+
 /** FIELDHOUSE_CACHE_DIR, else `.cache` in the installation (beside the bundle bin/ runs). */
 export function cacheDir(env: Env = process.env): string {
   return resolve(env.FIELDHOUSE_CACHE_DIR || join(INSTALL_ROOT, '.cache'));
@@ -238,6 +266,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadMaxBytes: integer(env, 'FIELDHOUSE_UPLOAD_MAX_BYTES', 1024 ** 3, 1, 5 * 1024 ** 4),
     uploadUrlTtlSeconds: integer(env, 'FIELDHOUSE_UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
     signingSecret: signingSecret(env),
+    images: images(env, dataDir),
   };
 }
 

@@ -11,6 +11,8 @@ export type Metrics = {
   deliveryDuration: Histogram<'outcome'>;
   /** Seconds from the change's commit to the receiver's answer, first attempts only. */
   commitToDelivery: Histogram;
+  /** Asset renditions served, by where they came from: the cache, a render, a shared render. */
+  renditions: Counter<'outcome'>;
 };
 
 export function createMetrics(db: Db): Metrics {
@@ -41,6 +43,12 @@ export function createMetrics(db: Db): Metrics {
       name: 'fieldhouse_webhook_commit_to_delivery_seconds',
       help: 'Time from the committed change to the receiver answering its first delivery',
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30],
+      registers: [registry],
+    }),
+    renditions: new Counter({
+      name: 'fieldhouse_asset_renditions_total',
+      help: 'Image renditions served: cached (from the cache), rendered, joined (shared a render in progress)',
+      labelNames: ['outcome'],
       registers: [registry],
     }),
   };

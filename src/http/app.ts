@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, LogController, type RouteOptions } from 'fastify';
+import { assetService } from '../assets/assets-service.ts';
 import { deliveryRoutes } from '../cda/http/routes.ts';
 import { uploadSettings } from '../domain/uploads/upload-settings.ts';
 import { logStream } from '../log-output.ts';
@@ -21,6 +22,7 @@ import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerUnstorableInputGuard } from './plugins/unstorable-input.ts';
 import { parseQueryString } from './query-string.ts';
 import { accessTokenRoutes } from './routes/access-tokens.ts';
+import { assetRoutes } from './routes/assets.ts';
 import { environmentRoutes } from './routes/environments.ts';
 import { fieldRoutes } from './routes/fields.ts';
 import { fieldsetRoutes } from './routes/fieldsets.ts';
@@ -134,6 +136,12 @@ export async function buildApp(
   await app.register(uploadRequestRoutes, uploadDeps);
   await app.register(uploadSinkRoutes, uploadDeps);
   await app.register(uploadRoutes, uploadDeps);
+  await app.register(
+    assetRoutes,
+    assetService(deps.db, uploadDeps.uploads.storage, deps.config.images, (outcome) =>
+      metrics.renditions.inc({ outcome }),
+    ),
+  );
   return app;
 }
 

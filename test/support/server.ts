@@ -53,13 +53,16 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
   const database: TestDatabase = await createTestDatabase();
   // Uploads go to a folder of the test's own unless it chose a storage.
   const uploadsDir = mkdtempSync(join(tmpdir(), 'fieldhouse-uploads-'));
+  const defaults = loadConfig({});
   const config: Config = {
-    ...loadConfig({}),
+    ...defaults,
     port: 0,
     logLevel: 'silent',
     adminToken: ADMIN_TOKEN,
     ...databaseConfig(database, 5),
     storage: { kind: 'local', dir: uploadsDir },
+    // Renditions too, beside them (not in the working directory's ./data).
+    images: { ...defaults.images, renditionsDir: join(uploadsDir, '_renditions') },
     // The worker's pruning drops events no webhook call names; tests read events, so
     // its passes after the first (at start, on an empty log) come a day later unless a
     // test asks otherwise (test/integration/retention.test.ts does).
