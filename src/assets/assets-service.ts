@@ -15,6 +15,7 @@ import {
 import { type Asset, findAsset } from './find-asset.ts';
 import type { ImageConfig } from './image-config.ts';
 import { CONTENT_TYPES, negotiateFormat } from './output-format.ts';
+import { RecentAssets } from './recent-assets.ts';
 import { RenderQueue } from './render-queue.ts';
 import { RenditionCache } from './rendition-cache.ts';
 import { type RenditionOutcome, type Renditions, rendition, transformable } from './renditions.ts';
@@ -41,10 +42,11 @@ export function assetService(
     config,
     counted,
   };
+  const recent = new RecentAssets();
   return {
     renditions,
     async serve(path, query, request) {
-      const asset = isStoredPath(path) ? await findAsset(db, path) : null;
+      const asset = isStoredPath(path) ? await recent.get(path, () => findAsset(db, path)) : null;
       if (!asset) throw new DomainError('NOT_FOUND', `No asset at ${path}`);
       const download = downloadHeader(query.get('dl'), filenameOf(path));
       const transform = parseTransform(query);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +70,15 @@ test('every variable is read and checked', () => {
     uploadMaxBytes: 1024 ** 3,
     uploadUrlTtlSeconds: 3600,
     signingSecret: null,
+    images: {
+      maxDimension: 8192,
+      maxPixels: 40_000_000,
+      maxInputPixels: 268_402_689,
+      concurrency: availableParallelism(),
+      maxWaiting: 100,
+      renditionsDir: '/var/lib/fieldhouse/renditions',
+      renditionsMaxBytes: 1024 ** 3,
+    },
   });
   for (const [name, value] of [
     ['PORT', '70000'],
@@ -95,6 +104,12 @@ test('every variable is read and checked', () => {
     ['FIELDHOUSE_UPLOAD_MAX_BYTES', '0'],
     ['FIELDHOUSE_UPLOAD_URL_TTL', '1'],
     ['FIELDHOUSE_SIGNING_SECRET', 'short'],
+    ['FIELDHOUSE_IMAGE_MAX_DIMENSION', '0'],
+    ['FIELDHOUSE_IMAGE_MAX_PIXELS', 'many'],
+    ['FIELDHOUSE_IMAGE_MAX_INPUT_PIXELS', '-1'],
+    ['FIELDHOUSE_IMAGE_CONCURRENCY', '0'],
+    ['FIELDHOUSE_IMAGE_QUEUE', '1.5'],
+    ['FIELDHOUSE_RENDITIONS_MAX_BYTES', '1000'],
   ]) {
     assert.throws(
       () => loadConfig({ [name as string]: value }),
@@ -167,4 +182,30 @@ test('.env is read without overriding variables already set', () => {
   loadDotEnv(file);
   assert.equal(process.env.FIELDHOUSE_TEST_FROM_FILE, 'file');
   assert.equal(process.env.FIELDHOUSE_TEST_ALREADY_SET, 'process');
+});
+
+test('image renditions: limits, render queue and a cache folder under the data directory', () => {
+  const config = loadConfig({
+    FIELDHOUSE_DATA_DIR: '/srv/fh',
+    FIELDHOUSE_IMAGE_MAX_DIMENSION: '4096',
+    FIELDHOUSE_IMAGE_MAX_PIXELS: '1000000',
+    FIELDHOUSE_IMAGE_MAX_INPUT_PIXELS: '50000000',
+    FIELDHOUSE_IMAGE_CONCURRENCY: '3',
+    FIELDHOUSE_IMAGE_QUEUE: '0',
+    FIELDHOUSE_RENDITIONS_DIR: '/cache/renditions',
+    FIELDHOUSE_RENDITIONS_MAX_BYTES: '10485760',
+  });
+  assert.deepEqual(config.images, {
+    maxDimension: 4096,
+    maxPixels: 1_000_000,
+    maxInputPixels: 50_000_000,
+    concurrency: 3,
+    maxWaiting: 0,
+    renditionsDir: '/cache/renditions',
+    renditionsMaxBytes: 10_485_760,
+  });
+  assert.equal(
+    loadConfig({ FIELDHOUSE_DATA_DIR: '/srv/fh' }).images.renditionsDir,
+    '/srv/fh/renditions',
+  );
 });
