@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { before, test } from 'node:test';
 import sharp from 'sharp';
+import { imgixUrl } from '../../src/assets/imgix-params.ts';
 import { errorCodesOf } from './api-errors.ts';
 import { localFile, solidImage } from './images.ts';
 import type { SuiteServer } from './server.ts';
@@ -163,6 +164,12 @@ export function assetTests(server: SuiteServer): void {
     assert.equal(await size('rect=0,0,100,50&w=50'), '50x25');
     assert.equal(await size('w=300&max-w=120'), '120x90');
     assert.equal(await size('w=40&min-w=80'), '80x60');
+  });
+
+  test('URLs built by imgixUrl from GraphQL-style parameters render as asked', async () => {
+    const url = imgixUrl(photo.url, { w: 120, h: 40, fit: 'crop', fm: 'webp', maxW: 100 });
+    const { width, height, format } = await shape(url);
+    assert.deepEqual([width, height, format], [100, 33, 'webp']);
   });
 
   test('crop: the focal point, edges and zoom choose what is kept', async () => {
