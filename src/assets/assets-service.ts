@@ -18,7 +18,13 @@ import { CONTENT_TYPES, negotiateFormat } from './output-format.ts';
 import { RecentAssets } from './recent-assets.ts';
 import { RenderQueue } from './render-queue.ts';
 import { RenditionCache } from './rendition-cache.ts';
-import { type RenditionOutcome, type Renditions, rendition, transformable } from './renditions.ts';
+import {
+  mayRender,
+  type RenditionOutcome,
+  type Renditions,
+  rendition,
+  transformable,
+} from './renditions.ts';
 import { SingleFlight } from './single-flight.ts';
 import { parseTransform } from './transform.ts';
 
@@ -49,7 +55,8 @@ export function assetService(
       const asset = isStoredPath(path) ? await recent.get(path, () => findAsset(db, path)) : null;
       if (!asset) throw new DomainError('NOT_FOUND', `No asset at ${path}`);
       const download = downloadHeader(query.get('dl'), filenameOf(path));
-      const transform = parseTransform(query);
+      // Files no parameter applies to ignore them all, malformed ones included.
+      const transform = mayRender(asset) ? parseTransform(query) : null;
       if (!transform || !transformable(asset, transform)) {
         return fileResponse(original(storage, asset, download), request);
       }

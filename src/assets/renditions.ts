@@ -29,14 +29,19 @@ export type Renditions = Readonly<{
   counted(outcome: RenditionOutcome): void;
 }>;
 
+/** Whether any transform may apply to the file: an image sharp renders, or an SVG. */
+export function mayRender(asset: Asset): boolean {
+  if (!asset.isImage || asset.width === null || asset.height === null) return false;
+  return asset.format === 'svg' || RASTER_SOURCES.has(asset.format ?? '');
+}
+
 /**
  * Whether a transform applies to the file: raster images always; SVG only when `fm`
  * asks for a raster format (then sharp rasterizes it, see the README); other files never.
  */
 export function transformable(asset: Asset, transform: Transform): boolean {
-  if (!asset.isImage || asset.width === null || asset.height === null) return false;
-  if (asset.format === 'svg') return transform.fm !== null;
-  return RASTER_SOURCES.has(asset.format ?? '');
+  if (!mayRender(asset)) return false;
+  return asset.format !== 'svg' || transform.fm !== null;
 }
 
 /** The rendition's cache key: the source bytes, the canonical parameters, the format. */
@@ -50,11 +55,16 @@ export function renditionKey(asset: Asset, transform: Transform, format: OutputF
 export function planFor(asset: Asset, transform: Transform, config: ImageConfig): Plan {
   const width = asset.width ?? 0;
   const height = asset.height ?? 0;
-  if (width * height > config.maxInputPixels) {
+  // An SVG is rasterized whole at its own size first: no larger than any output may be.
+  const largest =
+    asset.format === 'svg'
+      ? Math.min(config.maxPixels, config.maxInputPixels)
+      : config.maxInputPixels;
+  if (width * height > largest) {
     throw new DomainError(
       'INVALID_PARAMS',
-      `the image is ${width}×${height} px: renditions are made of images up to ${config.maxInputPixels} pixels`,
-      { max_input_pixels: config.maxInputPixels },
+      `the image is ${width}×${height} px: renditions are made of images up to ${largest} pixels`,
+      { max_input_pixels: largest },
     );
   }
   return planRendition(transform, { width, height }, config);

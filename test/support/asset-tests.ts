@@ -292,7 +292,7 @@ export function assetTests(server: SuiteServer): void {
   });
 
   test('files that are not images ignore parameters; dl downloads', async () => {
-    const response = await get(`${text.url}?w=100&fm=png`);
+    const response = await get(`${text.url}?w=100&fm=png&fit=nonsense`);
     assert.equal(response.status, 200);
     assert.equal(response.body.toString(), 'plain words\n');
     assert.match(response.headers.get('content-type') ?? '', /^text\/plain/);
