@@ -128,11 +128,11 @@ export async function buildApp(
   await app.register(webhookCallRoutes, deps);
   await app.register(itemRoutes, deps);
   await app.register(itemScheduleRoutes);
-  await app.register(deliveryRoutes, deps);
   const uploadDeps = {
     ...deps,
     uploads: uploadSettings(deps.db, deps.config, () => listeningOrigin(app)),
   };
+  await app.register(deliveryRoutes, uploadDeps);
   await app.register(uploadRequestRoutes, uploadDeps);
   await app.register(uploadSinkRoutes, uploadDeps);
   await app.register(uploadRoutes, uploadDeps);

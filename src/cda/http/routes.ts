@@ -6,6 +6,7 @@ import { assertReaches } from '../../domain/auth/environment-reach.ts';
 import { authenticate } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { readableRecords } from '../../domain/items/readable-records.ts';
+import type { UploadSettings } from '../../domain/uploads/upload-settings.ts';
 import { readyEnvironment } from '../../http/plugins/protocol.ts';
 import { MAX_COMPLEXITY } from '../limits/complexity.ts';
 import { ExecutionBudget } from '../limits/execution-budget.ts';
@@ -18,6 +19,8 @@ import type { BlockModels } from '../schema/deep-filter-inputs.ts';
 import { deliverySchemaCacheOf } from '../schema/schema-cache.ts';
 import { loadSnapshot } from '../schema/snapshot.ts';
 import { mayReadModel, permissionsFingerprint } from '../schema/visible-models.ts';
+import { uploadLoader } from '../uploads/upload-loader.ts';
+import { uploadReach } from '../uploads/upload-reach.ts';
 import { type DeliveryOptions, deliveryOptions } from './delivery-headers.ts';
 import { graphqlRequestOf } from './graphql-request.ts';
 
@@ -53,8 +56,10 @@ function publicErrors(result: ExecutionResult, request: FastifyRequest): Executi
   return { ...result, errors };
 }
 
+type DeliveryDeps = Readonly<{ db: Db; uploads: Pick<UploadSettings, 'assetsBase'> }>;
+
 async function deliverySchema(
-  db: Db,
+  { db, uploads }: DeliveryDeps,
   options: DeliveryOptions,
   request: FastifyRequest,
 ): Promise<{ schema: GraphQLSchema; context: DeliveryContext }> {
@@ -97,6 +102,7 @@ async function deliverySchema(
   const budget = ExecutionBudget.startingNow();
   const readable = await readableRecords(actor, scope);
   const visibility = { drafts: options.drafts, strict: options.strict, readable };
+  const reach = uploadReach(actor, scope);
   request.log.debug({ environment: ref.id }, 'delivery schema ready');
   return {
     schema,
@@ -110,6 +116,9 @@ async function deliverySchema(
       records: recordLoader(scope, visibility, budget),
       children: childrenLoader(scope, visibility, budget),
       blocks: blockLoader(scope, budget),
+      uploads: uploadLoader(scope, reach, budget),
+      uploadReach: reach,
+      assetsBase: uploads.assetsBase(),
       budget,
     },
   };
@@ -120,7 +129,7 @@ async function deliverySchema(
  * forms) answered as DatoCMS's is, for `@datocms/cda-client` with `graphqlEndpointUrl`.
  * Outside the CMA's protocol checks (Accept, X-Api-Version, Content-Type).
  */
-export async function deliveryRoutes(app: FastifyInstance, deps: { db: Db }): Promise<void> {
+export async function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): Promise<void> {
   // This plugin's own parsers: the body is JSON whatever Content-Type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -130,7 +139,7 @@ export async function deliveryRoutes(app: FastifyInstance, deps: { db: Db }): Pr
     reply.headers(CORS);
     const options = deliveryOptions(request);
     const graphqlRequest = graphqlRequestOf(request);
-    const { schema, context } = await deliverySchema(deps.db, options, request);
+    const { schema, context } = await deliverySchema(deps, options, request);
     const outcome = await runQuery(schema, graphqlRequest, context);
     reply.header('x-max-complexity', String(MAX_COMPLEXITY));
     if (outcome.complexity !== null) reply.header('x-complexity', String(outcome.complexity));

@@ -20,7 +20,15 @@ export const MAX_COMPLEXITY = 10_000_000;
 export const MAX_DEPTH = 30;
 
 /** What a field of the delivery schema costs: kept in its `extensions.cost`. */
-export type CostKind = 'collection' | 'single' | 'singleton' | 'site' | 'meta' | 'link' | 'links';
+export type CostKind =
+  | 'collection'
+  | 'single'
+  | 'singleton'
+  | 'site'
+  | 'meta'
+  | 'link'
+  | 'links'
+  | 'file';
 
 const FILTER_OPERATOR_COST = 250;
 const ORDER_COST = 250;
@@ -119,6 +127,7 @@ function costOf(
   const kind = definition.extensions?.cost as CostKind | undefined;
   if (kind === undefined) return 1 + inner;
   if (kind === 'link') return 10 + inner;
+  if (kind === 'file') return 5 + inner;
   if (kind === 'links') return 5 * inner;
   if (kind === 'singleton') return 25 + inner;
   if (kind === 'site') return 10 + inner;

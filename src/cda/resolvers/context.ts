@@ -1,8 +1,10 @@
 import type DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { ItemsWhere } from '../../domain/items/readable-records.ts';
+import type { Upload } from '../../domain/uploads/upload.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 import type { BlockModels } from '../schema/deep-filter-inputs.ts';
+import type { UploadReach } from '../uploads/upload-reach.ts';
 import type { StoredBlock } from './block-loader.ts';
 import type { DeliveryRow } from './rows.ts';
 
@@ -25,6 +27,12 @@ export type DeliveryContext = Readonly<{
   children: DataLoader<string, DeliveryRow[]>;
   /** Stored blocks by id, loaded in one statement per batch (current versions' blocks). */
   blocks: DataLoader<string, StoredBlock | null>;
+  /** Uploads by id, loaded in one statement per batch (file, gallery and SEO images). */
+  uploads: DataLoader<string, Upload | null>;
+  /** The uploads the token's role may read. */
+  uploadReach: UploadReach;
+  /** Where uploads are served: an upload's URL is this base and its path. */
+  assetsBase: string;
   budget: ExecutionBudget;
 }>;
 

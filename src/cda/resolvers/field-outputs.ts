@@ -37,17 +37,6 @@ export function jsonOutput(value: unknown) {
   }
 }
 
-export function seoOutput(value: unknown) {
-  if (value === null || typeof value !== 'object') return null;
-  const seo = value as Stored;
-  return {
-    title: seo.title ?? null,
-    description: seo.description ?? null,
-    twitterCard: seo.twitter_card ?? null,
-    noIndex: seo.no_index ?? null,
-  };
-}
-
 export function videoOutput(value: unknown) {
   if (value === null || typeof value !== 'object') return null;
   const video = value as Stored;

@@ -13,6 +13,14 @@ import {
   singleResolver,
   singletonResolver,
 } from '../resolvers/roots.ts';
+import { fileTypes } from '../uploads/file-type.ts';
+import { seoFieldType } from '../uploads/seo-type.ts';
+import { UploadFilter, UploadOrderBy } from '../uploads/upload-filter.ts';
+import {
+  allUploadsResolver,
+  uploadResolver,
+  uploadsMetaResolver,
+} from '../uploads/upload-roots.ts';
 import { type BlockModels, deepFilterInputs } from './deep-filter-inputs.ts';
 import { type FieldTypeRegistry, servesField } from './field-config.ts';
 import { modelFilter, modelOrderBy } from './model-inputs.ts';
@@ -38,6 +46,43 @@ function localeArgs(siteLocale: GraphQLEnumType) {
       type: new GraphQLList(nonNull(siteLocale)),
       description:
         'If you want to fallback to a default translation when a translation has not been found',
+    },
+  };
+}
+
+/** `allUploads`, `upload` and `_allUploadsMeta`. */
+function uploadRoots(
+  siteLocale: GraphQLEnumType,
+  fileField: GraphQLObjectType,
+): GraphQLFieldConfigMap<unknown, DeliveryContext> {
+  const orderBy = { type: new GraphQLList(UploadOrderBy), defaultValue: ['_createdAt_DESC'] };
+  return {
+    allUploads: {
+      type: nonNull(new GraphQLList(nonNull(fileField))),
+      description: 'Returns a collection of assets',
+      args: {
+        ...localeArgs(siteLocale),
+        skip: { type: IntType, description: 'Skip the first results' },
+        first: { type: IntType, description: 'Limit the number of results', defaultValue: 20 },
+        filter: { type: UploadFilter },
+        orderBy,
+      },
+      resolve: allUploadsResolver,
+      extensions: { cost: 'collection' },
+    },
+    upload: {
+      type: fileField,
+      description: 'Returns a specific asset',
+      args: { ...localeArgs(siteLocale), filter: { type: UploadFilter }, orderBy },
+      resolve: uploadResolver,
+      extensions: { cost: 'single' },
+    },
+    _allUploadsMeta: {
+      type: nonNull(CollectionMetadata),
+      description: 'Returns meta information regarding an assets collection',
+      args: { locale: localeArgs(siteLocale).locale, filter: { type: UploadFilter } },
+      resolve: uploadsMetaResolver,
+      extensions: { cost: 'meta' },
     },
   };
 }
@@ -69,12 +114,16 @@ export function buildDeliverySchema(
     return true;
   });
   const types = new Map<string, GraphQLObjectType>();
+  const files = fileTypes(siteLocale);
+  const seoField = seoFieldType(files.FileField);
   const owners = new Map([...served, ...blocks].map((model) => [model.id, model.api_key]));
   const registry: FieldTypeRegistry = {
     siteLocale,
     recordType: (id) => types.get(id),
     unionName: (field, part = '') =>
       `${pascalName(owners.get(field.item_type_id) ?? '')}Model${pascalName(field.api_key)}${part}Field`,
+    fileField: files.FileField,
+    seoField,
   };
   const hasModel = (id: string) => owners.has(id);
   const blockModels: BlockModels = new Map(
@@ -101,6 +150,7 @@ export function buildDeliverySchema(
       extensions: { cost: 'site' },
     },
   };
+  Object.assign(query, uploadRoots(siteLocale, files.FileField));
   for (const model of served) {
     const names = modelNames(model.api_key);
     const fields = snapshot.fieldsByModel.get(model.id) ?? [];
@@ -157,7 +207,7 @@ export function buildDeliverySchema(
   return new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: query }),
     // Record and block types no root reaches (link or block field targets only) must still be in the schema.
-    types: [RecordInterface, ...types.values()],
+    types: [RecordInterface, files.FileFieldInterface, ...types.values()],
     // The environment's locales, for the resolvers' default locale.
     extensions: { locales: snapshot.locales, blockModels },
   });

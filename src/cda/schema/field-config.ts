@@ -13,10 +13,12 @@ import type { FilterField } from '../../domain/items/model-fields.ts';
 import { blockRecords } from '../resolvers/block-records.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import { dastItems, dastWithBlockIds } from '../resolvers/dast.ts';
-import { colorOutput, jsonOutput, seoOutput, videoOutput } from '../resolvers/field-outputs.ts';
+import { colorOutput, jsonOutput, videoOutput } from '../resolvers/field-outputs.ts';
 import { storedValue } from '../resolvers/localized-value.ts';
+import { fileValues } from '../uploads/file-values.ts';
+import { seoValue } from '../uploads/seo-type.ts';
 import { BooleanType, DateScalar, DateTime, FloatType, IntType, JsonField } from './scalars.ts';
-import { ColorField, LatLonField, SeoField, VideoField } from './shared-types.ts';
+import { ColorField, LatLonField, VideoField } from './shared-types.ts';
 
 /** What a field's output needs of the schema being built. */
 export type FieldTypeRegistry = Readonly<{
@@ -28,6 +30,9 @@ export type FieldTypeRegistry = Readonly<{
    * models (no part), or a structured text field's object and unions (`Blocks`, `Links` …).
    */
   unionName: (field: FilterField, part?: string) => string;
+  /** `FileField` and `SeoField` of this schema (their locale arguments name its locales). */
+  fileField: GraphQLObjectType;
+  seoField: GraphQLObjectType;
 }>;
 
 type FieldArgs = { locale?: string; fallbackLocales?: string[] };
@@ -46,7 +51,6 @@ const VALUE_OUTPUTS: Readonly<Record<string, [GraphQLOutputType, (value: unknown
   color: [ColorField, colorOutput],
   lat_lon: [LatLonField, (value) => value],
   json: [JsonField, jsonOutput],
-  seo: [SeoField, seoOutput],
   video: [VideoField, videoOutput],
 };
 
@@ -177,9 +181,57 @@ function structuredTextType(field: FilterField, registry: FieldTypeRegistry): Gr
   });
 }
 
+const UPLOAD_FIELD_TYPES = new Set(['file', 'gallery', 'seo']);
+
+/** File (`FileField`), gallery (`[FileField!]!`) and SEO (`SeoField`) fields: values naming uploads. */
+function uploadFieldConfig(
+  field: FilterField,
+  registry: FieldTypeRegistry,
+  args: GraphQLFieldConfigArgumentMap,
+): Config | null {
+  switch (field.field_type) {
+    case 'file':
+      return {
+        type: registry.fileField,
+        args,
+        extensions: { cost: 'file' },
+        resolve: async (record, given, context) => {
+          const value = storedValue(record, field, given);
+          if (value === null) return null;
+          return (await fileValues([value], readerOf(record, given), context))[0] ?? null;
+        },
+      };
+    case 'gallery':
+      return {
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(registry.fileField))),
+        args,
+        extensions: { cost: 'links' },
+        resolve: (record, given, context) => {
+          const value = storedValue(record, field, given);
+          return Array.isArray(value) ? fileValues(value, readerOf(record, given), context) : [];
+        },
+      };
+    case 'seo':
+      return {
+        type: registry.seoField,
+        args,
+        resolve: (record, given) =>
+          seoValue(storedValue(record, field, given), readerOf(record, given)),
+      };
+  }
+  return null;
+}
+
+/** The locale a field's nested values are read in: the field's own arguments, else the record's. */
+function readerOf(record: DeliveryRecord, given: FieldArgs) {
+  return {
+    locale: given.locale ?? record.locale,
+    fallbackLocales: given.fallbackLocales ?? record.fallbackLocales,
+  };
+}
+
 /**
- * A field's GraphQL field, or null for a type the API does not serve yet (files,
- * galleries) or a link or block field none of whose models the schema holds.
+ * A field's GraphQL field, or null for a link or block field none of whose models the schema holds.
  */
 export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Config | null {
   const args = localeArgs(field, registry);
@@ -192,6 +244,8 @@ export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Co
         return value === null ? null : { value, owner: record };
       },
     };
+  const uploadOutput = uploadFieldConfig(field, registry, args);
+  if (uploadOutput) return uploadOutput;
   const valueOutput = VALUE_OUTPUTS[field.field_type];
   if (valueOutput) {
     const [type, output] = valueOutput;
@@ -255,5 +309,6 @@ export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Co
 /** Whether `fieldConfig` gives the field a GraphQL field (filters and orderings follow it). */
 export function servesField(field: FilterField, hasModel: (modelId: string) => boolean): boolean {
   if (VALUE_OUTPUTS[field.field_type] || field.field_type === 'structured_text') return true;
+  if (UPLOAD_FIELD_TYPES.has(field.field_type)) return true;
   return targetModels(field).some(hasModel);
 }

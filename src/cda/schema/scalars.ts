@@ -73,3 +73,6 @@ function jsonScalar(name: string, description?: string): GraphQLScalarType {
 }
 
 export const JsonField = jsonScalar('JsonField', 'Represents a JSON value');
+export const CustomData = jsonScalar('CustomData', 'Upload custom data (an object of strings)');
+export const MetaTagAttributes = jsonScalar('MetaTagAttributes', "A meta tag's attributes");
+export const UploadId = renamed(GraphQLID, 'UploadId', 'An upload id');

@@ -59,17 +59,6 @@ export const VideoField = new GraphQLObjectType({
   },
 });
 
-/** Without `image` until uploads are served. */
-export const SeoField = new GraphQLObjectType({
-  name: 'SeoField',
-  fields: {
-    description: { type: GraphQLString },
-    noIndex: { type: BooleanType },
-    title: { type: GraphQLString },
-    twitterCard: { type: GraphQLString },
-  },
-});
-
 /** The meta fields of every record type (`RecordInterface` in DatoCMS's schemas). */
 export const recordMetaFields = () => ({
   _createdAt: { type: nonNull(DateTime) },

@@ -1,0 +1,31 @@
+import DataLoader from 'dataloader';
+import type { Scope } from '../../db/environment-scope.ts';
+import { type Upload, uploadFromRow } from '../../domain/uploads/upload.ts';
+import type { ExecutionBudget } from '../limits/execution-budget.ts';
+import type { UploadReach } from './upload-reach.ts';
+
+/**
+ * Uploads by id for one request: every file, gallery and `seo.image` value resolved in
+ * one tick is loaded by one statement. An upload the role may not read is null.
+ */
+export function uploadLoader(
+  scope: Scope,
+  reach: UploadReach,
+  budget: ExecutionBudget,
+): DataLoader<string, Upload | null> {
+  return new DataLoader<string, Upload | null>(
+    async (ids) => {
+      const readable = await reach();
+      budget.spendStatement();
+      const rows = await scope.db
+        .selectFrom('uploads')
+        .selectAll()
+        .where('id', 'in', [...ids])
+        .where(readable)
+        .execute();
+      const byId = new Map(rows.map((row) => [row.id, uploadFromRow(row)]));
+      return ids.map((id) => byId.get(id) ?? null);
+    },
+    { maxBatchSize: 5_000 },
+  );
+}
