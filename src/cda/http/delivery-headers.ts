@@ -7,6 +7,8 @@ export type DeliveryOptions = Readonly<{
   environmentId: string | null;
   drafts: boolean;
   strict: boolean;
+  /** `X-Base-Editing-Url`: enables `_editingUrl`. */
+  baseEditingUrl: string | null;
 }>;
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -42,5 +44,6 @@ export function deliveryOptions(request: FastifyRequest): DeliveryOptions {
     environmentId: environment === undefined || environment === '' ? null : environment,
     drafts: previewPath || includeDrafts === 'true',
     strict: header(request, 'x-exclude-invalid') === 'true',
+    baseEditingUrl: header(request, 'x-base-editing-url') || null,
   };
 }

@@ -56,6 +56,13 @@ function publicErrors(result: ExecutionResult, request: FastifyRequest): Executi
   return { ...result, errors };
 }
 
+/** `X-Base-Editing-Url` and, in a sandbox, its environment: where `_editingUrl` points. */
+function editingBase(base: string | null, ref: { id: string; isPrimary: boolean }): string | null {
+  if (base === null) return null;
+  const trimmed = base.replace(/\/+$/, '');
+  return ref.isPrimary ? trimmed : `${trimmed}/environments/${ref.id}`;
+}
+
 type DeliveryDeps = Readonly<{ db: Db; uploads: Pick<UploadSettings, 'assetsBase'> }>;
 
 async function deliverySchema(
@@ -119,6 +126,7 @@ async function deliverySchema(
       uploads: uploadLoader(scope, reach, budget),
       uploadReach: reach,
       assetsBase: uploads.assetsBase(),
+      editingBase: editingBase(options.baseEditingUrl, ref),
       budget,
     },
   };

@@ -33,6 +33,11 @@ export type DeliveryContext = Readonly<{
   uploadReach: UploadReach;
   /** Where uploads are served: an upload's URL is this base and its path. */
   assetsBase: string;
+  /**
+   * `X-Base-Editing-Url`, with `/environments/<id>` for a sandbox: `_editingUrl` is this
+   * and the record's editor path; null without the header.
+   */
+  editingBase: string | null;
   budget: ExecutionBudget;
 }>;
 

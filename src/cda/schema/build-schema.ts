@@ -2,8 +2,11 @@ import {
   GraphQLEnumType,
   type GraphQLFieldConfigMap,
   GraphQLList,
+  GraphQLNonNull,
   GraphQLObjectType,
+  type GraphQLOutputType,
   GraphQLSchema,
+  getNamedType,
 } from 'graphql';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import type { DeliveryContext } from '../resolvers/context.ts';
@@ -13,6 +16,7 @@ import {
   singleResolver,
   singletonResolver,
 } from '../resolvers/roots.ts';
+import { seoMetaTagsField, siteType, Tag } from '../seo/seo-types.ts';
 import { fileTypes } from '../uploads/file-type.ts';
 import { seoFieldType } from '../uploads/seo-type.ts';
 import { UploadFilter, UploadOrderBy } from '../uploads/upload-filter.ts';
@@ -27,7 +31,7 @@ import { modelFilter, modelOrderBy } from './model-inputs.ts';
 import { localeEnumName, modelNames, pascalName } from './names.ts';
 import { recordType } from './record-type.ts';
 import { IntType } from './scalars.ts';
-import { CollectionMetadata, nonNull, RecordInterface } from './shared-types.ts';
+import { CollectionMetadata, nonNull, recordInterface } from './shared-types.ts';
 import type { SchemaSnapshot } from './snapshot.ts';
 
 function siteLocaleEnum(locales: readonly string[]): GraphQLEnumType {
@@ -47,6 +51,28 @@ function localeArgs(siteLocale: GraphQLEnumType) {
       description:
         'If you want to fallback to a default translation when a translation has not been found',
     },
+  };
+}
+
+/**
+ * `<T>MultiLocaleField { locale value }` per value type, made once: `String` →
+ * `StringMultiLocaleField`, `[PostRecord!]!` → `PostRecordListListNonNullMultiLocaleField`.
+ */
+function multiLocaleTypes(siteLocale: GraphQLEnumType) {
+  const made = new Map<string, GraphQLObjectType>();
+  return (valueType: GraphQLOutputType) => {
+    const named = getNamedType(valueType).name;
+    const inner = valueType instanceof GraphQLNonNull ? valueType.ofType : valueType;
+    const name = `${named}${inner instanceof GraphQLList ? 'ListListNonNull' : ''}MultiLocaleField`;
+    let type = made.get(name);
+    if (!type) {
+      type = new GraphQLObjectType({
+        name,
+        fields: { locale: { type: siteLocale }, value: { type: inner } },
+      });
+      made.set(name, type);
+    }
+    return type;
   };
 }
 
@@ -116,6 +142,8 @@ export function buildDeliverySchema(
   const types = new Map<string, GraphQLObjectType>();
   const files = fileTypes(siteLocale);
   const seoField = seoFieldType(files.FileField);
+  const site = { ...snapshot.site, locales: snapshot.locales };
+  const RecordInterface = recordInterface(siteLocale, Tag);
   const owners = new Map([...served, ...blocks].map((model) => [model.id, model.api_key]));
   const registry: FieldTypeRegistry = {
     siteLocale,
@@ -124,6 +152,10 @@ export function buildDeliverySchema(
       `${pascalName(owners.get(field.item_type_id) ?? '')}Model${pascalName(field.api_key)}${part}Field`,
     fileField: files.FileField,
     seoField,
+    recordInterface: RecordInterface,
+    multiLocaleType: multiLocaleTypes(siteLocale),
+    seoMetaTags: (model, fields) =>
+      seoMetaTagsField(siteLocale, model.title_field_id, fields, site),
   };
   const hasModel = (id: string) => owners.has(id);
   const blockModels: BlockModels = new Map(
@@ -139,14 +171,12 @@ export function buildDeliverySchema(
   }
   const query: GraphQLFieldConfigMap<unknown, DeliveryContext> = {
     _site: {
-      type: nonNull(
-        new GraphQLObjectType({
-          name: 'Site',
-          fields: { locales: { type: nonNull(new GraphQLList(nonNull(siteLocale))) } },
-        }),
-      ),
+      type: nonNull(siteType(siteLocale, files.FileField, seoField, site)),
       args: localeArgs(siteLocale),
-      resolve: () => ({ locales: snapshot.locales }),
+      resolve: (_root, args: { locale?: string | null; fallbackLocales?: string[] | null }) => ({
+        locale: args.locale ?? snapshot.locales[0] ?? '',
+        fallbackLocales: args.fallbackLocales ?? [],
+      }),
       extensions: { cost: 'site' },
     },
   };

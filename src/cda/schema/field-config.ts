@@ -2,6 +2,7 @@ import {
   type GraphQLEnumType,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
+  type GraphQLInterfaceType,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
@@ -9,6 +10,7 @@ import {
   GraphQLString,
   GraphQLUnionType,
 } from 'graphql';
+import type { ItemTypeRow } from '../../db/schema.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import { blockRecords } from '../resolvers/block-records.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
@@ -33,10 +35,16 @@ export type FieldTypeRegistry = Readonly<{
   /** `FileField` and `SeoField` of this schema (their locale arguments name its locales). */
   fileField: GraphQLObjectType;
   seoField: GraphQLObjectType;
+  recordInterface: GraphQLInterfaceType;
+  /** `<T>MultiLocaleField { locale value }`, one per value type. */
+  multiLocaleType: (valueType: GraphQLOutputType) => GraphQLObjectType;
+  /** `_seoMetaTags` of a model's records. */
+  seoMetaTags: (model: ItemTypeRow, fields: readonly FilterField[]) => Config;
 }>;
 
 type FieldArgs = { locale?: string; fallbackLocales?: string[] };
-type Config = GraphQLFieldConfig<DeliveryRecord, DeliveryContext, FieldArgs>;
+// biome-ignore lint/suspicious/noExplicitAny: field configs differ in their arguments
+export type Config = GraphQLFieldConfig<DeliveryRecord, DeliveryContext, any>;
 
 /** Field types whose output is a transformation of the stored value. */
 const VALUE_OUTPUTS: Readonly<Record<string, [GraphQLOutputType, (value: unknown) => unknown]>> = {

@@ -3,16 +3,18 @@ import {
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
+  GraphQLString,
 } from 'graphql';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { localesOf } from '../../domain/items/locale-content.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import type { DeliveryRow } from '../resolvers/rows.ts';
+import { allLocalesFields } from './all-locales.ts';
 import { type FieldTypeRegistry, fieldConfig } from './field-config.ts';
 import { camelName, type ModelNames } from './names.ts';
 import { IntType } from './scalars.ts';
-import { RecordInterface, recordMetaFields } from './shared-types.ts';
+import { recordMetaFields } from './shared-types.ts';
 
 const iso = (at: Date | null) => (at === null ? null : at.toISOString());
 
@@ -100,7 +102,7 @@ export function recordType(
   const type: GraphQLObjectType = new GraphQLObjectType<DeliveryRecord, DeliveryContext>({
     name: names.record,
     description: `${model.modular_block ? 'Block' : 'Record'} of type ${model.name} (${model.api_key})`,
-    interfaces: [RecordInterface],
+    interfaces: [registry.recordInterface],
     isTypeOf: (record: DeliveryRecord) => record.row.item_type_id === model.id,
     fields: () => {
       const meta = metaResolvers(model, (context) => context.drafts);
@@ -112,7 +114,20 @@ export function recordType(
         const output = fieldConfig(field, registry);
         if (output) config[camelName(field.api_key)] = output;
       }
-      Object.assign(config, treeFields(model, type), localesField(fields, registry));
+      Object.assign(
+        config,
+        treeFields(model, type),
+        localesField(fields, registry),
+        allLocalesFields(fields, config, registry),
+      );
+      config._seoMetaTags = registry.seoMetaTags(model, fields);
+      config._editingUrl = {
+        type: GraphQLString,
+        resolve: (record, _args, context) =>
+          context.editingBase === null
+            ? null
+            : `${context.editingBase}/editor/item_types/${model.id}/items/${record.row.id}/edit`,
+      };
       return Object.fromEntries(
         Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
       );

@@ -73,10 +73,23 @@ export const recordMetaFields = () => ({
   id: { type: nonNull(ItemId) },
 });
 
-export const RecordInterface = new GraphQLInterfaceType({
-  name: 'RecordInterface',
-  fields: recordMetaFields,
-});
+/**
+ * `RecordInterface`: the meta fields, `_editingUrl`, and `_seoMetaTags(locale)` whose
+ * argument names the schema's locales.
+ */
+export function recordInterface(siteLocale: GraphQLEnumType, tag: GraphQLObjectType) {
+  return new GraphQLInterfaceType({
+    name: 'RecordInterface',
+    fields: () => ({
+      ...recordMetaFields(),
+      _editingUrl: { type: GraphQLString },
+      _seoMetaTags: {
+        type: nonNull(new GraphQLList(nonNull(tag))),
+        args: { locale: { type: siteLocale } },
+      },
+    }),
+  });
+}
 
 // ── Filter inputs shared by every model ──
 
