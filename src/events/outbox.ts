@@ -6,6 +6,7 @@ import type { ProjectDatabase } from '../db/schema.ts';
 import type { Trx } from '../db/transaction.ts';
 import type { EnvironmentResource } from '../presenters/environment.ts';
 import type { Resource } from '../presenters/jsonapi.ts';
+import { cacheTagsEntity } from './cda-cache-tags.ts';
 import { type EnabledWebhook, enqueueWebhookCalls } from './fan-out.ts';
 import type { MatchableEvent } from './matching.ts';
 import { previousAsStored } from './previous-entity.ts';
@@ -15,7 +16,8 @@ export type SchemaEvent =
   | (EventOf<'item', 'create' | 'update' | 'delete' | 'publish' | 'unpublish'> & NestedEntities)
   | EventOf<'environment', 'create' | 'promote' | 'delete', EnvironmentResource>
   | EventOf<'maintenance_mode', 'change'>
-  | EventOf<'upload', 'create' | 'update' | 'delete'>;
+  | EventOf<'upload', 'create' | 'update' | 'delete'>
+  | EventOf<'cda_cache_tags', 'invalidate'>;
 
 type EventOf<EntityType extends string, EventType extends string, Entity = Resource> = {
   entityType: EntityType;
@@ -186,10 +188,44 @@ export async function recordEvent(
         ? await insertNestedEvent(trx, ...nested, ...columns)
         : await insertPlainEvent(trx, ...columns);
   if (!inserted) throw new Error('the event insert returned no id');
+  const webhooks = inserted.webhooks ?? [];
+  await enqueueWebhookCalls(trx, inserted.id, matchable(event, environment), webhooks);
+  await invalidateCacheTags(trx, environment, event, webhooks);
+}
+
+/**
+ * The change's `cda_cache_tags` / `invalidate` event, committed with it, when a webhook
+ * asks for those events (no statement otherwise). The event takes no filters.
+ */
+async function invalidateCacheTags(
+  trx: Trx,
+  environment: EnvironmentRef,
+  event: SchemaEvent,
+  webhooks: EnabledWebhook[],
+): Promise<void> {
+  if (event.entityType === 'cda_cache_tags') return;
+  const wanted = webhooks.some((webhook) =>
+    webhook.events.some((rule) => rule.entity_type === 'cda_cache_tags'),
+  );
+  if (!wanted) return;
+  const entity = cacheTagsEntity(event, environment);
+  if (!entity) return;
+  const [inserted] = await insertPlainEvent(
+    trx,
+    environment.id,
+    environment.isPrimary,
+    'cda_cache_tags',
+    'invalidate',
+    entity.id,
+    JSON.stringify(entity),
+    JSON.stringify(null),
+    JSON.stringify([]),
+  );
+  if (!inserted) throw new Error('the event insert returned no id');
   await enqueueWebhookCalls(
     trx,
     inserted.id,
-    matchable(event, environment),
-    inserted.webhooks ?? [],
+    { entityType: 'cda_cache_tags', eventType: 'invalidate', filterKeys: {} },
+    webhooks,
   );
 }

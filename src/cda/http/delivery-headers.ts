@@ -9,6 +9,8 @@ export type DeliveryOptions = Readonly<{
   strict: boolean;
   /** `X-Base-Editing-Url`: enables `_editingUrl`. */
   baseEditingUrl: string | null;
+  /** `X-Cache-Tags: true`: the response names its cache tags. */
+  cacheTags: boolean;
 }>;
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -45,5 +47,6 @@ export function deliveryOptions(request: FastifyRequest): DeliveryOptions {
     drafts: previewPath || includeDrafts === 'true',
     strict: header(request, 'x-exclude-invalid') === 'true',
     baseEditingUrl: header(request, 'x-base-editing-url') || null,
+    cacheTags: header(request, 'x-cache-tags') === 'true',
   };
 }

@@ -8,6 +8,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { readableRecords } from '../../domain/items/readable-records.ts';
 import type { UploadSettings } from '../../domain/uploads/upload-settings.ts';
 import { readyEnvironment } from '../../http/plugins/protocol.ts';
+import { CacheTagCollector, modeOf } from '../cache-tags/cache-tags.ts';
 import { MAX_COMPLEXITY } from '../limits/complexity.ts';
 import { ExecutionBudget } from '../limits/execution-budget.ts';
 import { blockLoader } from '../resolvers/block-loader.ts';
@@ -109,6 +110,7 @@ async function deliverySchema(
   const budget = ExecutionBudget.startingNow();
   const readable = await readableRecords(actor, scope);
   const visibility = { drafts: options.drafts, strict: options.strict, readable };
+  const tags = options.cacheTags ? new CacheTagCollector(ref.id, modeOf(options.drafts)) : null;
   const reach = uploadReach(actor, scope);
   request.log.debug({ environment: ref.id }, 'delivery schema ready');
   return {
@@ -120,13 +122,15 @@ async function deliverySchema(
       readable,
       locales: (schema.extensions.locales ?? []) as readonly string[],
       blockModels: (schema.extensions.blockModels ?? new Map()) as BlockModels,
-      records: recordLoader(scope, visibility, budget),
-      children: childrenLoader(scope, visibility, budget),
+      records: recordLoader(scope, visibility, budget, tags),
+      children: childrenLoader(scope, visibility, budget, tags),
       blocks: blockLoader(scope, budget),
-      uploads: uploadLoader(scope, reach, budget),
+      uploads: uploadLoader(scope, reach, budget, tags),
       uploadReach: reach,
       assetsBase: uploads.assetsBase(),
       editingBase: editingBase(options.baseEditingUrl, ref),
+      inverse: new Map(),
+      tags,
       budget,
     },
   };
@@ -151,6 +155,7 @@ export async function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): 
     const outcome = await runQuery(schema, graphqlRequest, context);
     reply.header('x-max-complexity', String(MAX_COMPLEXITY));
     if (outcome.complexity !== null) reply.header('x-complexity', String(outcome.complexity));
+    if (context.tags) reply.header('x-cache-tags', context.tags.header());
     reply.header('cache-control', 'private, max-age=0, must-revalidate');
     reply.type('application/json; charset=utf-8');
     return JSON.stringify(publicErrors(outcome.result, request));

@@ -2,6 +2,7 @@ import type DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { ItemsWhere } from '../../domain/items/readable-records.ts';
 import type { Upload } from '../../domain/uploads/upload.ts';
+import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 import type { BlockModels } from '../schema/deep-filter-inputs.ts';
 import type { UploadReach } from '../uploads/upload-reach.ts';
@@ -38,6 +39,10 @@ export type DeliveryContext = Readonly<{
    * and the record's editor path; null without the header.
    */
   editingBase: string | null;
+  /** Inverse relationship loaders of this request, by referencing model and arguments. */
+  inverse: Map<string, DataLoader<string, unknown>>;
+  /** What the response depended on, when `X-Cache-Tags: true` asks; else null. */
+  tags: CacheTagCollector | null;
   budget: ExecutionBudget;
 }>;
 

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
+import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 import type { DeliveryRow } from './rows.ts';
 import { type Visibility, visibleRows } from './visible-rows.ts';
@@ -14,6 +15,7 @@ export function recordLoader(
   scope: Scope,
   visibility: Visibility,
   budget: ExecutionBudget,
+  tags: CacheTagCollector | null,
 ): DataLoader<string, DeliveryRow | null> {
   return new DataLoader<string, DeliveryRow | null>(
     async (ids) => {
@@ -21,6 +23,7 @@ export function recordLoader(
       const rows = await visibleRows(scope, visibility)
         .where('id', 'in', [...ids])
         .execute();
+      tags?.records(rows.map((row) => row.id));
       const byId = new Map(rows.map((row) => [row.id, row as DeliveryRow]));
       return ids.map((id) => byId.get(id) ?? null);
     },
@@ -38,6 +41,7 @@ export function childrenLoader(
   scope: Scope,
   visibility: Visibility,
   budget: ExecutionBudget,
+  tags: CacheTagCollector | null,
 ): DataLoader<string, DeliveryRow[]> {
   return new DataLoader<string, DeliveryRow[]>(
     async (parentIds) => {
@@ -47,6 +51,7 @@ export function childrenLoader(
         .orderBy('position')
         .orderBy('id')
         .execute();
+      tags?.records(rows.map((row) => row.id));
       const byParent = new Map<string, DeliveryRow[]>(parentIds.map((id) => [id, []]));
       for (const row of rows) byParent.get(row.parent_id as string)?.push(row as DeliveryRow);
       return parentIds.map((id) => byParent.get(id) ?? []);

@@ -24,7 +24,7 @@ type Where = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression
  * reach and the filter, as the CMA's records list reads filters (list-filters.ts); and
  * whether it runs `matches` patterns.
  */
-async function recordsWhere(
+export async function recordsWhere(
   context: DeliveryContext,
   query: RecordsQuery,
 ): Promise<{ where: Where; runsPatterns: boolean }> {
@@ -78,6 +78,8 @@ export async function findRecords(
     // A stable order whatever the sort keys: equal keys would otherwise page unpredictably.
     return statement.orderBy('id').limit(page.first).offset(page.skip).execute();
   });
+  context.tags?.collection(query.model.id);
+  context.tags?.records(rows.map((row) => row.id));
   return rows as DeliveryRow[];
 }
 
@@ -92,5 +94,6 @@ export async function countRecords(context: DeliveryContext, query: RecordsQuery
       .where(where)
       .executeTakeFirstOrThrow(),
   );
+  context.tags?.collection(query.model.id);
   return Number(row.count);
 }

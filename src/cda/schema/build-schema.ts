@@ -27,6 +27,7 @@ import {
 } from '../uploads/upload-roots.ts';
 import { type BlockModels, deepFilterInputs } from './deep-filter-inputs.ts';
 import { type FieldTypeRegistry, servesField } from './field-config.ts';
+import { inverseFields, type ReferencingModel } from './inverse-fields.ts';
 import { modelFilter, modelOrderBy } from './model-inputs.ts';
 import { localeEnumName, modelNames, pascalName } from './names.ts';
 import { recordType } from './record-type.ts';
@@ -144,6 +145,7 @@ export function buildDeliverySchema(
   const seoField = seoFieldType(files.FileField);
   const site = { ...snapshot.site, locales: snapshot.locales };
   const RecordInterface = recordInterface(siteLocale, Tag);
+  const referencing: ReferencingModel[] = [];
   const owners = new Map([...served, ...blocks].map((model) => [model.id, model.api_key]));
   const registry: FieldTypeRegistry = {
     siteLocale,
@@ -154,6 +156,7 @@ export function buildDeliverySchema(
     seoField,
     recordInterface: RecordInterface,
     multiLocaleType: multiLocaleTypes(siteLocale),
+    inverseFields: (model) => inverseFields(model, referencing, localeArgs(siteLocale)),
     seoMetaTags: (model, fields) =>
       seoMetaTagsField(siteLocale, model.title_field_id, fields, site),
   };
@@ -206,6 +209,7 @@ export function buildDeliverySchema(
       type: new GraphQLList(modelOrderBy(names, model, fields, servedFields)),
       defaultValue: ['_updatedAt_DESC'],
     };
+    referencing.push({ model, fields, type, filter, orderBy: orderBy.type });
     query[names.collection] = {
       type: nonNull(new GraphQLList(nonNull(type))),
       description: 'Returns a collection of records',

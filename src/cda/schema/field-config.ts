@@ -2,6 +2,7 @@ import {
   type GraphQLEnumType,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap,
   type GraphQLInterfaceType,
   GraphQLList,
   GraphQLNonNull,
@@ -38,6 +39,8 @@ export type FieldTypeRegistry = Readonly<{
   recordInterface: GraphQLInterfaceType;
   /** `<T>MultiLocaleField { locale value }`, one per value type. */
   multiLocaleType: (valueType: GraphQLOutputType) => GraphQLObjectType;
+  /** `_allReferencing<Ms>` fields of a model's records (read once the schema is built). */
+  inverseFields: (model: ItemTypeRow) => GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext>;
   /** `_seoMetaTags` of a model's records. */
   seoMetaTags: (model: ItemTypeRow, fields: readonly FilterField[]) => Config;
 }>;

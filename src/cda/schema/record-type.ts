@@ -119,6 +119,7 @@ export function recordType(
         treeFields(model, type),
         localesField(fields, registry),
         allLocalesFields(fields, config, registry),
+        model.modular_block ? {} : registry.inverseFields(model),
       );
       config._seoMetaTags = registry.seoMetaTags(model, fields);
       config._editingUrl = {

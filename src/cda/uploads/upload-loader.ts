@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import { type Upload, uploadFromRow } from '../../domain/uploads/upload.ts';
+import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 import type { UploadReach } from './upload-reach.ts';
 
@@ -12,6 +13,7 @@ export function uploadLoader(
   scope: Scope,
   reach: UploadReach,
   budget: ExecutionBudget,
+  tags: CacheTagCollector | null,
 ): DataLoader<string, Upload | null> {
   return new DataLoader<string, Upload | null>(
     async (ids) => {
@@ -23,6 +25,7 @@ export function uploadLoader(
         .where('id', 'in', [...ids])
         .where(readable)
         .execute();
+      tags?.uploads(rows.map((row) => row.id));
       const byId = new Map(rows.map((row) => [row.id, uploadFromRow(row)]));
       return ids.map((id) => byId.get(id) ?? null);
     },

@@ -42,6 +42,8 @@ async function findUploads(
     .limit(page.first)
     .offset(page.skip)
     .execute();
+  context.tags?.uploadCollection();
+  context.tags?.uploads(rows.map((row) => row.id));
   const locale = args.locale ?? context.locales[0] ?? '';
   const fallbackLocales = args.fallbackLocales ?? [];
   return rows.map((row) => ({
@@ -81,5 +83,6 @@ export async function uploadsMetaResolver(
     .select(sql<string>`count(*)`.as('count'))
     .where(where)
     .executeTakeFirstOrThrow();
+  context.tags?.uploadCollection();
   return { count: Number(row.count) };
 }

@@ -1,0 +1,152 @@
+import {
+  type GraphQLArgumentConfig,
+  GraphQLEnumType,
+  type GraphQLFieldConfigMap,
+  type GraphQLInputObjectType,
+  GraphQLList,
+  GraphQLNonNull,
+  type GraphQLObjectType,
+  type GraphQLType,
+  GraphQLInputObjectType as InputObject,
+} from 'graphql';
+import type { ItemTypeRow } from '../../db/schema.ts';
+import type { FilterField } from '../../domain/items/model-fields.ts';
+import { pageBounds } from '../limits/page-bounds.ts';
+import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
+import { inverseLoader } from '../resolvers/inverse-query.ts';
+import { camelName, pascalName, pluralPascalName } from './names.ts';
+import { IntType } from './scalars.ts';
+import { CollectionMetadata } from './shared-types.ts';
+
+/** What a referencing model brings: its type, inputs and fields. */
+export type ReferencingModel = Readonly<{
+  model: ItemTypeRow;
+  fields: readonly FilterField[];
+  type: GraphQLObjectType;
+  filter: GraphQLInputObjectType;
+  orderBy: GraphQLType;
+}>;
+
+const LINK_VALIDATORS: Readonly<Record<string, string>> = {
+  link: 'item_item_type',
+  links: 'items_item_type',
+};
+
+/** The link and links fields of `fields` that may point at `target`. */
+function fieldsLinkingTo(fields: readonly FilterField[], target: string): FilterField[] {
+  return fields.filter((field) => {
+    const validator = LINK_VALIDATORS[field.field_type];
+    const ids = (field.validators[validator ?? ''] as { item_types?: unknown } | undefined)
+      ?.item_types;
+    return Array.isArray(ids) && ids.includes(target);
+  });
+}
+
+type InverseArgs = {
+  locale?: string | null;
+  fallbackLocales?: string[] | null;
+  first?: number | null;
+  skip?: number | null;
+  filter?: Record<string, unknown> | null;
+  orderBy?: (string | null)[] | null;
+  through?: { fields?: { anyIn?: string[] | null; notIn?: string[] | null } | null } | null;
+};
+
+/**
+ * `_allReferencing<Ms>` and `_allReferencing<Ms>Meta` on a model with
+ * `inverse_relationships_enabled`, one pair per model whose link or links fields may
+ * point at it; `through: {fields: {anyIn, notIn}}` narrows the fields that count.
+ * Each list and count is loaded for every record of a level in one statement.
+ */
+export function inverseFields(
+  target: ItemTypeRow,
+  referencing: readonly ReferencingModel[],
+  localeArgs: Readonly<{ locale: GraphQLArgumentConfig; fallbackLocales: GraphQLArgumentConfig }>,
+): GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> {
+  const config: GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> = {};
+  if (!target.inverse_relationships_enabled) return config;
+  for (const source of referencing) {
+    const linking = fieldsLinkingTo(source.fields, target.id);
+    if (linking.length === 0) continue;
+    const m = pascalName(source.model.api_key);
+    const t = pascalName(target.api_key);
+    const enumValueOf = (field: FilterField) =>
+      `${camelName(source.model.api_key)}_${camelName(field.api_key)}`;
+    const fieldEnum = new GraphQLEnumType({
+      name: `${m}ModelFieldsReferencing${t}Model`,
+      values: Object.fromEntries(linking.map((field) => [enumValueOf(field), { value: field.id }])),
+    });
+    const through = new InputObject({
+      name: `InverseRelationshipFilterBetween${m}And${t}`,
+      fields: {
+        fields: {
+          type: new InputObject({
+            name: `InverseRelationshipFieldFilterBetween${m}And${t}`,
+            fields: {
+              anyIn: { type: new GraphQLList(new GraphQLNonNull(fieldEnum)) },
+              notIn: { type: new GraphQLList(new GraphQLNonNull(fieldEnum)) },
+            },
+          }),
+        },
+      },
+    });
+    const queryOf = (args: InverseArgs, context: DeliveryContext, page = { first: 0, skip: 0 }) => {
+      const chosen = linking
+        .map((field) => field.id)
+        .filter((id) => !args.through?.fields?.anyIn || args.through.fields.anyIn.includes(id))
+        .filter((id) => !args.through?.fields?.notIn?.includes(id));
+      return {
+        model: source.model,
+        fields: source.fields,
+        filter: args.filter,
+        locale: args.locale ?? context.locales[0] ?? '',
+        fieldIds: chosen,
+        orderBy: args.orderBy?.filter((rule): rule is string => rule !== null) ?? [
+          '_updatedAt_DESC',
+        ],
+        ...page,
+      };
+    };
+    const key = (args: InverseArgs) => `${source.model.id}:${JSON.stringify(args)}`;
+    const plural = pluralPascalName(source.model.api_key);
+    config[`_allReferencing${plural}`] = {
+      type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(source.type))),
+      description: `Returns the ${source.model.name} records linking to this record`,
+      args: {
+        ...localeArgs,
+        skip: { type: IntType },
+        first: { type: IntType, defaultValue: 20 },
+        filter: { type: source.filter },
+        orderBy: { type: source.orderBy as never, defaultValue: ['_updatedAt_DESC'] },
+        through: { type: through },
+      },
+      extensions: { cost: 'collection' },
+      resolve: async (record, args: InverseArgs, context) => {
+        const page = pageBounds(args.first, args.skip);
+        const query = queryOf(args, context, page);
+        if (page.first === 0 || query.fieldIds.length === 0) return [];
+        const rows = await inverseLoader(context, 'page', key(args), query).load(record.row.id);
+        const locale = args.locale ?? record.locale;
+        const fallbackLocales = args.fallbackLocales ?? record.fallbackLocales;
+        return rows.map((row) => ({ row, locale, fallbackLocales }));
+      },
+    };
+    config[`_allReferencing${plural}Meta`] = {
+      type: new GraphQLNonNull(CollectionMetadata),
+      args: {
+        locale: localeArgs.locale,
+        filter: { type: source.filter },
+        through: { type: through },
+      },
+      extensions: { cost: 'meta' },
+      resolve: async (record, args: InverseArgs, context) => {
+        const query = queryOf(args, context);
+        if (query.fieldIds.length === 0) return { count: 0 };
+        return {
+          count: await inverseLoader(context, 'count', key(args), query).load(record.row.id),
+        };
+      },
+    };
+  }
+  return config;
+}
