@@ -1,0 +1,279 @@
+// Benchmark: the Content Delivery API (GraphQL) on a blog of 1,000 posts (authors, tags,
+// structured text with blocks) made through the CMA client:
+//   - p50 of a list page query (20 posts with author, cover responsiveImage, tags) and of
+//     a post page query (by slug: structured text value, blocks, links), through HTTP;
+//   - the first query after a schema change (a new field) against a warm one;
+//   - building the schema of 1,000 models × 30 fields (in process): time and heap per
+//     cached schema.
+// Usage: npx tsx bench/cda.ts [--engine embedded|postgres] [--posts 1000] [--samples 200]
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { executeQuery } from '@datocms/cda-client';
+import type { Client } from '@datocms/cma-client-node';
+import { buildDeliverySchema } from '../src/cda/schema/build-schema.ts';
+import type { SchemaSnapshot } from '../src/cda/schema/snapshot.ts';
+import type { ItemTypeRow } from '../src/db/schema.ts';
+import type { FilterField } from '../src/domain/items/model-fields.ts';
+import { startFieldhouse } from './fieldhouse-schema-api.ts';
+import { benchDatabase, percentile, printTable } from './support.ts';
+
+const { values } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'embedded' },
+    posts: { type: 'string', default: '1000' },
+    samples: { type: 'string', default: '200' },
+  },
+});
+const POSTS = Number(values.posts);
+const SAMPLES = Number(values.samples);
+const ADMIN = 'bench-admin-token-cda-000001';
+
+const LIST_PAGE = `{ allBlogPosts(first: 20, orderBy: publishedOn_DESC) {
+  id title slug publishedOn
+  coverImage { responsiveImage(imgixParams: {fit: crop, w: 600, h: 400}) { src srcSet width height alt base64 } }
+  author { name } tags { name } } }`;
+const POST_PAGE = `query ($slug: String) { blogPost(filter: {slug: {eq: $slug}}) {
+  title author { name } tags { name }
+  content { value blocks { ... on QuoteBlockRecord { id text } } links { ... on BlogPostRecord { slug } } } } }`;
+
+const itemType = (id: string) => ({ type: 'item_type' as const, id });
+
+async function buildBlog(client: Client) {
+  const author = await client.itemTypes.create({ name: 'Author', api_key: 'author' });
+  await client.fields.create(author.id, { label: 'Name', api_key: 'name', field_type: 'string' });
+  const tag = await client.itemTypes.create({ name: 'Tag', api_key: 'tag' });
+  await client.fields.create(tag.id, { label: 'Name', api_key: 'name', field_type: 'string' });
+  const quote = await client.itemTypes.create({
+    name: 'Quote block',
+    api_key: 'quote_block',
+    modular_block: true,
+  });
+  await client.fields.create(quote.id, { label: 'Text', api_key: 'text', field_type: 'string' });
+  const post = await client.itemTypes.create({ name: 'Blog post', api_key: 'blog_post' });
+  const field = (body: Record<string, unknown>) =>
+    client.fields.create(post.id, body as Parameters<Client['fields']['create']>[1]);
+  await field({ label: 'Title', api_key: 'title', field_type: 'string' });
+  await field({ label: 'Slug', api_key: 'slug', field_type: 'string' });
+  await field({ label: 'Published on', api_key: 'published_on', field_type: 'date' });
+  await field({ label: 'Cover', api_key: 'cover_image', field_type: 'file' });
+  await field({
+    label: 'Author',
+    api_key: 'author',
+    field_type: 'link',
+    validators: { item_item_type: { item_types: [author.id] } },
+  });
+  await field({
+    label: 'Tags',
+    api_key: 'tags',
+    field_type: 'links',
+    validators: { items_item_type: { item_types: [tag.id] } },
+  });
+  await field({
+    label: 'Content',
+    api_key: 'content',
+    field_type: 'structured_text',
+    validators: {
+      structured_text_blocks: { item_types: [quote.id] },
+      structured_text_links: { item_types: [post.id] },
+    },
+  });
+  const authors = await Promise.all(
+    Array.from({ length: 10 }, (_, i) =>
+      client.items.create({ item_type: itemType(author.id), name: `Author ${i}` }),
+    ),
+  );
+  const tags = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      client.items.create({ item_type: itemType(tag.id), name: `Tag ${i}` }),
+    ),
+  );
+  const ids: string[] = [];
+  for (let start = 0; start < POSTS; start += 8) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(8, POSTS - start) }, (_, k) => {
+        const i = start + k;
+        return client.items.create({
+          item_type: itemType(post.id),
+          title: `Post ${i}`,
+          slug: `post-${i}`,
+          published_on: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+          author: authors[i % authors.length]?.id,
+          tags: [tags[i % tags.length]?.id, tags[(i + 7) % tags.length]?.id],
+          content: {
+            schema: 'dast',
+            document: {
+              type: 'root',
+              children: [
+                { type: 'paragraph', children: [{ type: 'span', value: `Body of post ${i}` }] },
+                {
+                  type: 'block',
+                  item: {
+                    type: 'item',
+                    attributes: { text: `Quote ${i}` },
+                    relationships: { item_type: { data: itemType(quote.id) } },
+                  },
+                },
+                ...(ids.length > 0
+                  ? [
+                      {
+                        type: 'paragraph',
+                        children: [
+                          {
+                            type: 'itemLink',
+                            item: ids[ids.length - 1],
+                            children: [{ type: 'span', value: 'previous' }],
+                          },
+                        ],
+                      },
+                    ]
+                  : []),
+              ],
+            },
+          },
+        } as never);
+      }),
+    );
+    ids.push(...batch.map((record) => record.id));
+  }
+  await client.items
+    .bulkPublish({ items: [...authors, ...tags].map((r) => ({ type: 'item', id: r.id })) } as never)
+    .catch(async () => {
+      for (const record of [...authors, ...tags]) await client.items.publish(record.id);
+    });
+  for (let start = 0; start < ids.length; start += 8)
+    await Promise.all(ids.slice(start, start + 8).map((id) => client.items.publish(id)));
+  return { postModel: post.id };
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = process.hrtime.bigint();
+  await run();
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+async function p50(run: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 20; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) samples.push(await timed(run));
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
+}
+
+/** A synthetic environment of `models` models × `fields` fields of mixed types. */
+function syntheticSnapshot(models: number, fields: number): SchemaSnapshot {
+  const types = [
+    'string',
+    'text',
+    'integer',
+    'boolean',
+    'date',
+    'float',
+    'slug',
+    'json',
+    'file',
+    'seo',
+  ];
+  const modelRows = Array.from({ length: models }, (_, m) => ({
+    id: `m${m}`,
+    api_key: `model_${m}`,
+    name: `Model ${m}`,
+    singleton: false,
+    modular_block: false,
+    sortable: false,
+    tree: false,
+    singleton_item_id: null,
+    inverse_relationships_enabled: false,
+    title_field_id: null,
+  })) as unknown as ItemTypeRow[];
+  const fieldsByModel = new Map<string, FilterField[]>(
+    modelRows.map((model, m) => [
+      model.id,
+      Array.from({ length: fields }, (_, f) => ({
+        id: `m${m}f${f}`,
+        item_type_id: model.id,
+        api_key: `field_${f}`,
+        label: `Field ${f}`,
+        field_type: f === 0 ? 'link' : (types[f % types.length] as string),
+        localized: f % 5 === 0,
+        validators: f === 0 ? { item_item_type: { item_types: [`m${(m + 1) % models}`] } } : {},
+        default_value: null,
+        deep_filtering_enabled: false,
+      })) as unknown as FilterField[],
+    ]),
+  );
+  return {
+    models: modelRows,
+    blockModels: [],
+    fieldsByModel,
+    locales: ['en', 'it'],
+    site: { noIndex: false, favicon: null, globalSeo: null },
+  };
+}
+
+function schemaBuild() {
+  const snapshot = syntheticSnapshot(1000, 30);
+  global.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const started = process.hrtime.bigint();
+  const schema = buildDeliverySchema(snapshot, () => true);
+  // Types are made lazily: reading the type map builds every field, as the first query's validation would.
+  schema.getTypeMap();
+  for (const type of Object.values(schema.getTypeMap()))
+    if ('getFields' in type) (type as { getFields(): unknown }).getFields();
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  global.gc?.();
+  const mb = (process.memoryUsage().heapUsed - before) / 1024 / 1024;
+  return { ms, mb, keep: schema };
+}
+
+async function main() {
+  const build = schemaBuild();
+  const engine = values.engine === 'postgres' ? 'postgres' : 'embedded';
+  const database = await benchDatabase(engine);
+  const fieldhouse = await startFieldhouse(database, ADMIN);
+  try {
+    const client = fieldhouse.client;
+    const { postModel } = await buildBlog(client);
+    const editor = (await client.roles.list()).find((role) => role.name === 'Admin');
+    const token = await client.accessTokens.create({
+      name: `CDA ${randomUUID()}`,
+      can_access_cda: true,
+      can_access_cda_preview: false,
+      can_access_cma: false,
+      role: { type: 'role', id: editor?.id ?? '' },
+    });
+    const endpoint = `${(client.config as { baseUrl: string }).baseUrl}/graphql`;
+    const run = (query: string, variables?: Record<string, unknown>) => () =>
+      executeQuery(query, {
+        token: token.token ?? '',
+        graphqlEndpointUrl: endpoint,
+        variables,
+        autoRetry: false,
+      });
+    const list = await p50(run(LIST_PAGE));
+    const page = await p50(run(POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
+    await client.fields.create(postModel, {
+      label: 'Extra',
+      api_key: 'extra',
+      field_type: 'string',
+    });
+    const afterChange = await timed(run(LIST_PAGE));
+    const warm = await p50(run(LIST_PAGE));
+    printTable([
+      { measure: `list page p50 (${engine}, ${POSTS} posts)`, value: `${list.toFixed(2)} ms` },
+      { measure: 'post page p50', value: `${page.toFixed(2)} ms` },
+      { measure: 'first list query after a schema change', value: `${afterChange.toFixed(2)} ms` },
+      { measure: 'warm list query p50', value: `${warm.toFixed(2)} ms` },
+      { measure: 'first after change / warm', value: `${(afterChange / warm).toFixed(2)}×` },
+      { measure: 'schema build, 1,000 models × 30 fields', value: `${build.ms.toFixed(0)} ms` },
+      { measure: 'heap per cached schema', value: `${build.mb.toFixed(1)} MB` },
+    ]);
+  } finally {
+    await fieldhouse.stop();
+    await database.drop();
+  }
+}
+
+await main();
