@@ -8,9 +8,11 @@ import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker.ts';
 import { type BootstrapResult, bootstrapProject } from './domain/bootstrap.ts';
 import { invalidateOnNotify } from './domain/caches/caches.ts';
 import { removeInterruptedForks } from './domain/environments/recovery.ts';
+import { startUploadSweeper } from './domain/uploads/sweep-runner.ts';
 import { buildApp } from './http/app.ts';
 import { buildOpsApp } from './http/ops-app.ts';
 import { createMetrics } from './metrics.ts';
+import { openStorage } from './storage/open-storage.ts';
 
 /**
  * What one process does: `api` serves the API, `worker` delivers webhooks, runs due
@@ -83,6 +85,16 @@ export async function startServer<R extends Role = 'all'>(
             logger: app.log.child({ component: 'pruning' }),
             config,
           });
+    // And the deletion of upload bytes no environment names any more, on the same schedule.
+    const sweeper =
+      role === 'api'
+        ? null
+        : startUploadSweeper({
+            db: database.db,
+            storage: openStorage(config.storage),
+            logger: app.log.child({ component: 'upload-sweep' }),
+            intervalMs: config.pruneIntervalMs,
+          });
     return {
       role,
       app,
@@ -101,6 +113,10 @@ export async function startServer<R extends Role = 'all'>(
         if (pruning) {
           await pruning.stop();
           app.log.info('pruning stopped: no batch in progress');
+        }
+        if (sweeper) {
+          await sweeper.stop();
+          app.log.info('upload sweep stopped: no batch in progress');
         }
         if (worker) {
           await worker.stop();

@@ -53,6 +53,8 @@ export const ENVIRONMENT_TABLES: readonly EnvironmentTableName[] = [
   'schema_menu_items',
   'plugins',
   'upload_filters',
+  'upload_collections',
+  'upload_tags',
   'uploads',
   'items',
   'item_versions',

@@ -186,6 +186,22 @@ export type UploadTable = {
   seq: Generated<string>;
 };
 
+/** A folder of uploads: a tree, ordered by position among siblings (1-based). */
+export type UploadCollectionTable = {
+  id: string;
+  label: string;
+  position: number;
+  parent_id: string | null;
+  created_at: Generated<Date>;
+  seq: Generated<string>;
+};
+
+/** A tag made with `POST /upload-tags`; tags carried by uploads exist without a row. */
+export type UploadTagTable = {
+  name: string;
+  created_at: Generated<Date>;
+};
+
 /** A path an upload request handed out, until an upload consumes it. */
 export type UploadRequestTable = {
   path: string;
@@ -498,6 +514,8 @@ export type EnvironmentDatabase = {
   item_type_filters: ItemTypeFilterTable;
   upload_filters: UploadFilterTable;
   uploads: UploadTable;
+  upload_collections: UploadCollectionTable;
+  upload_tags: UploadTagTable;
 };
 
 /** Project-wide tables, in `public`: the same for every environment. */
@@ -517,6 +535,7 @@ export type ProjectDatabase = {
 };
 
 export type UploadRow = Selectable<UploadTable>;
+export type UploadCollectionRow = Selectable<UploadCollectionTable>;
 
 export type ItemTypeRow = Selectable<ItemTypeTable>;
 export type NewItemType = Insertable<ItemTypeTable>;

@@ -19,7 +19,8 @@ export type Permission =
   | 'can_edit_favicon'
   | 'can_manage_access_tokens'
   | 'can_manage_users'
-  | 'can_manage_shared_filters';
+  | 'can_manage_shared_filters'
+  | 'can_manage_upload_collections';
 
 export type Actor = {
   /** Its id and its role's id are `token.id` and `token.role_id`. */

@@ -42,6 +42,7 @@ export type ErrorCode =
   | 'ITEM_TYPE_IS_SINGLETON'
   | 'UNPUBLISHED_PARENT'
   | 'PUBLISHED_CHILDREN'
+  | 'MISSING_UPLOAD_IDS'
   | 'MAINTENANCE_MODE'
   | 'ENVIRONMENT_IN_READ_ONLY_MODE'
   | 'ENVIRONMENT_NOT_READY'
@@ -81,7 +82,8 @@ export type RecordType =
   | 'Plugin'
   | 'ItemTypeFilter'
   | 'UploadFilter'
-  | 'Upload';
+  | 'Upload'
+  | 'UploadCollection';
 
 export type FieldIssue = {
   field: string;

@@ -47,6 +47,7 @@ const STATUS: Record<ErrorCode, number> = {
   ITEM_TYPE_IS_SINGLETON: 422,
   UNPUBLISHED_PARENT: 422,
   PUBLISHED_CHILDREN: 422,
+  MISSING_UPLOAD_IDS: 422,
   // DatoCMS's catalogue names these codes; the statuses are ours (spec 01 §errors).
   MAINTENANCE_MODE: 423,
   ENVIRONMENT_IN_READ_ONLY_MODE: 423,

@@ -27,10 +27,11 @@ declare module 'fastify' {
      */
     itemAction?: ItemAction;
     /**
-     * Upload action the route performs: the role's upload permissions must grant it in
-     * the request's environment (checked before the body; per upload by the operation).
+     * Upload action the route performs (or any of several, for a route whose body says
+     * which): the role's upload permissions must grant it in the request's environment
+     * (checked before the body; per upload by the operation).
      */
-    uploadAction?: UploadAction;
+    uploadAction?: UploadAction | readonly UploadAction[];
     /**
      * The route reaches every environment's content (webhooks and their log are
      * project-wide): the role's `environments_access` must be `all`.

@@ -51,3 +51,8 @@ export function presentUpload(upload: Upload, assetsBase: string): Resource {
     meta: { antivirus: ANTIVIRUS },
   };
 }
+
+/** What a bulk operation's job holds: no resources, the count of uploads it changed. */
+export function presentBulkOutcome(outcome: { successful: number; failed: number }) {
+  return { data: [], meta: { successful: outcome.successful, failed: outcome.failed } };
+}

@@ -19,7 +19,7 @@ type Route = {
   /** The record action the role's item-type permissions must grant. */
   itemAction?: ItemAction;
   /** The upload action the role's upload permissions must grant. */
-  uploadAction?: string;
+  uploadAction?: string | readonly string[];
   /** The JSON:API type the request document must carry. */
   resourceType?: string;
 };

@@ -13,6 +13,7 @@ import * as recordAnnouncements from './0012_record_announcements.ts';
 import * as emptyLists from './0013_empty_lists.ts';
 import * as versionParts from './0014_version_parts.ts';
 import * as uploads from './0015_uploads.ts';
+import * as uploadCollections from './0016_upload_collections.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -36,4 +37,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0013_empty_lists': emptyLists,
   '0014_version_parts': versionParts,
   '0015_uploads': uploads,
+  '0016_upload_collections': uploadCollections,
 };

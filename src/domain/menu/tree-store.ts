@@ -1,7 +1,8 @@
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import { layoutTree, type Placement, type TreeNode } from './tree.ts';
 
-export type MenuTable = 'menu_items' | 'schema_menu_items';
+/** Tables laid out as a tree of positions: both menus, and upload collections. */
+export type MenuTable = 'menu_items' | 'schema_menu_items' | 'upload_collections';
 
 /** Every item of a menu in display order; menus are small enough to lay out whole. */
 export async function loadTree(db: EnvQueryable, table: MenuTable): Promise<TreeNode[]> {

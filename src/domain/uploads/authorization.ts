@@ -22,7 +22,8 @@ export type UploadOwner = Readonly<{
   creatorId: string;
   /** The creator token's role; null when unknown (a deleted token). */
   creatorRoleId: string | null;
-  uploadCollectionId: string | null;
+  /** Its collection and that collection's ancestors, nearest first; empty for none. */
+  collectionLineage: readonly string[];
 }>;
 
 /** Which metadata an update changes: localized (alt, title, custom data) and the rest. */
@@ -51,7 +52,7 @@ function reachesOwner(entry: Entry, actor: Actor, owner: UploadOwner | undefined
 
 function reachesCollection(entry: Entry, owner: UploadOwner | undefined): boolean {
   const collection = entry.upload_collection ?? null;
-  return collection === null || owner?.uploadCollectionId === collection;
+  return collection === null || (owner?.collectionLineage.includes(collection as string) ?? false);
 }
 
 /** Whether an entry's localization scope covers all of what an update changes. */
@@ -143,16 +144,17 @@ export function readableCreators(
 export function assertMayAtAllOnUploads(
   actor: Actor,
   environmentId: string,
-  action: UploadAction,
+  actions: UploadAction | readonly UploadAction[],
 ): void {
+  const any = typeof actions === 'string' ? [actions] : actions;
   const granted = (actor.uploadPermissions.positive as Entry[]).some(
-    (e) => e.environment === environmentId && actsOn(e, action),
+    (e) => e.environment === environmentId && any.some((action) => actsOn(e, action)),
   );
   if (!granted) {
     throw new DomainError(
       'INSUFFICIENT_PERMISSIONS',
-      `The token's role may not ${action.replace('_', ' ')} uploads`,
-      { action },
+      `The token's role may not ${any.map((a) => a.replace('_', ' ')).join(' or ')} uploads`,
+      { action: any.join(',') },
     );
   }
 }

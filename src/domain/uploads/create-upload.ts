@@ -1,11 +1,10 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import { emitUploadEvent } from '../../events/upload-events.ts';
 import type { Actor } from '../actor.ts';
-import { ValidationFailed } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
-import { analyzeFile } from './analysis/analyze.ts';
+import { collectionExists } from '../upload-collections/lineage.ts';
 import { assertMayOnUpload } from './authorization.ts';
 import {
   emptyDefaultFieldMetadata,
@@ -14,20 +13,18 @@ import {
   patchDefaultFieldMetadata,
   type UploadMetadataInput,
 } from './metadata-input.ts';
-import { filenameOf, storageKey } from './paths.ts';
-import { findOpenRequest, insertUpload } from './repo.ts';
-import { type Upload, type UploadMetadata, uploadFromRow } from './upload.ts';
+import { newUploadOwner } from './owner.ts';
+import { insertUpload } from './repo.ts';
+import { consumePath, storedFile, unknownCollection } from './stored-file.ts';
+import { type Upload, uploadFromRow } from './upload.ts';
 import type { UploadSettings } from './upload-settings.ts';
 
 export type CreateUploadInput = UploadMetadataInput & {
   id?: string;
   path: string;
+  /** Absent: the collection the upload request named, if any. */
   uploadCollectionId?: string | null;
 };
-
-function invalidPath(message: string): ValidationFailed {
-  return new ValidationFailed('Upload', [{ field: 'path', code: 'VALIDATION_INVALID', message }]);
-}
 
 /**
  * Makes an upload of bytes PUT to a path an upload request of this environment handed
@@ -40,15 +37,11 @@ export async function createUpload(
   settings: UploadSettings,
   input: CreateUploadInput,
 ): Promise<Upload> {
-  assertMayOnUpload(actor, scope.environment.id, 'create', {
-    creatorId: actor.token.id,
-    creatorRoleId: actor.token.role_id,
-    uploadCollectionId: input.uploadCollectionId ?? null,
-  });
-  const request = await findOpenRequest(scope.project, input.path, scope.environment.number);
-  if (!request)
-    throw invalidPath('is not an unused path from an upload request of this environment');
-  const metadata = await analyzeStored(settings, input.path);
+  const file = await storedFile(scope, settings, input.path);
+  const collectionId = input.uploadCollectionId ?? file.requestedCollectionId;
+  if (!(await collectionExists(scope.db, collectionId))) throw unknownCollection();
+  const owner = await newUploadOwner(scope, actor, collectionId);
+  assertMayOnUpload(actor, scope.environment.id, 'create', owner);
   const locales = await siteLocales(scope.db);
   const issues = newIssues();
   await checkNewId(scope.db, issues, 'id', input.id, 'uploads');
@@ -61,7 +54,7 @@ export async function createUpload(
   issues.throwIfAny();
   const now = new Date();
   const upload: Upload = {
-    ...metadata,
+    ...file.metadata,
     id: input.id ?? generateId(),
     path: input.path,
     tags: normalizedTags(input.tags ?? []),
@@ -69,38 +62,15 @@ export async function createUpload(
     copyright: input.copyright ?? null,
     notes: input.notes ?? null,
     defaultFieldMetadata: defaults,
-    uploadCollectionId: null,
+    uploadCollectionId: collectionId,
     creatorId: actor.token.id,
     createdAt: now,
     updatedAt: now,
   };
   return inEnvironmentTransaction(scope, async (tx) => {
-    const consumed = await tx.project
-      .updateTable('upload_requests')
-      .set({ consumed_at: now })
-      .where('path', '=', input.path)
-      .where('consumed_at', 'is', null)
-      .returning('path')
-      .executeTakeFirst();
-    // Another create consumed it since it was looked up.
-    if (!consumed) throw invalidPath('was used by another upload');
+    await consumePath(tx, input.path, now);
     const created = uploadFromRow(await insertUpload(tx.db, upload));
     await emitUploadEvent(tx, 'create', created, settings.assetsBase());
     return created;
   });
-}
-
-/**
- * The metadata of the bytes at `path`. Bytes over the size limit (possible with a direct
- * upload to S3, which Fieldhouse does not see) are deleted and refused.
- */
-async function analyzeStored(settings: UploadSettings, path: string): Promise<UploadMetadata> {
-  const key = storageKey(path);
-  const stored = await settings.storage.head(key);
-  if (!stored) throw invalidPath('has no file: PUT the file to the upload URL first');
-  if (stored.size > settings.maxBytes) {
-    await settings.storage.delete(key);
-    throw invalidPath(`holds a file larger than ${settings.maxBytes} bytes`);
-  }
-  return settings.storage.withFile(key, (file) => analyzeFile(file, filenameOf(path)));
 }

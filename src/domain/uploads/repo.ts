@@ -77,6 +77,23 @@ export async function saveUpload(db: EnvQueryable, upload: Upload): Promise<Uplo
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteUpload(db: EnvQueryable, id: string): Promise<void> {
-  await db.deleteFrom('uploads').where('id', '=', id).execute();
+/** One statement: the reference-count trigger uncounts every path at once, in path order. */
+export async function deleteUploads(db: EnvQueryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.deleteFrom('uploads').where('id', 'in', ids).execute();
+}
+
+/** The rows with these ids, locked for the transaction's change, in id order (no deadlock). */
+export async function lockUploadRows(
+  db: EnvQueryable,
+  ids: readonly string[],
+): Promise<UploadRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('uploads')
+    .selectAll()
+    .where('id', 'in', ids)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
 }

@@ -1,9 +1,12 @@
 import type { Scope } from '../../db/environment-scope.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import { collectionExists } from '../upload-collections/lineage.ts';
 import { assertMayOnUpload } from './authorization.ts';
+import { newUploadOwner } from './owner.ts';
 import { safeFileName, storageKey, uploadPath } from './paths.ts';
 import { signUploadGrant } from './signed-urls.ts';
+import { unknownCollection } from './stored-file.ts';
 import type { UploadSettings } from './upload-settings.ts';
 
 /** Where the client sends the bytes: a storage URL, or Fieldhouse's own sink with a token. */
@@ -27,21 +30,14 @@ export async function requestUpload(
   settings: UploadSettings,
   input: { filename?: string; uploadCollectionId?: string | null },
 ): Promise<IssuedUploadRequest> {
-  assertMayOnUpload(actor, scope.environment.id, 'create', {
-    creatorId: actor.token.id,
-    creatorRoleId: actor.token.role_id,
-    uploadCollectionId: input.uploadCollectionId ?? null,
-  });
-  if (input.uploadCollectionId) {
-    throw new DomainError('INVALID_RELATIONSHIP', 'No such upload collection', {
-      relationship: 'upload_collection',
-      reason: 'not found',
-    });
-  }
+  const collectionId = input.uploadCollectionId ?? null;
+  if (!(await collectionExists(scope.db, collectionId))) throw unknownCollection();
+  const owner = await newUploadOwner(scope, actor, collectionId);
+  assertMayOnUpload(actor, scope.environment.id, 'create', owner);
   const { siteId, signingSecret } = await settings.projectKeys();
   const name = safeFileName(input.filename);
   const expiresAt = Date.now() + settings.urlTtlSeconds * 1000;
-  const path = await reservePath(scope, actor, siteId, name, expiresAt);
+  const path = await reservePath(scope, actor, { siteId, name, expiresAt, collectionId });
   const direct = await settings.storage.directUploadUrl(storageKey(path), settings.urlTtlSeconds);
   if (direct) return { path, target: { kind: 'direct', url: direct } };
   const token = signUploadGrant({ path, maxBytes: settings.maxBytes, expiresAt }, signingSecret);
@@ -51,10 +47,9 @@ export async function requestUpload(
 async function reservePath(
   scope: Scope,
   actor: Actor,
-  siteId: string,
-  name: string,
-  expiresAt: number,
+  request: { siteId: string; name: string; expiresAt: number; collectionId: string | null },
 ): Promise<string> {
+  const { siteId, name, expiresAt } = request;
   const now = Date.now();
   for (let clash = 0; clash < MAX_CLASHES; clash++) {
     const path = uploadPath(siteId, now + clash, name);
@@ -64,7 +59,7 @@ async function reservePath(
         path,
         environment_number: scope.environment.number,
         access_token_id: actor.token.id,
-        upload_collection_id: null,
+        upload_collection_id: request.collectionId,
         expires_at: new Date(expiresAt),
         consumed_at: null,
       })

@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { NoMembers, Nullable, NullableString, ResourceDocument, ToOne } from '../jsonapi.ts';
+import {
+  Enum,
+  NoMembers,
+  Nullable,
+  NullableString,
+  ResourceDocument,
+  ToMany,
+  ToOne,
+} from '../jsonapi.ts';
 
 // ── Requests ──
 
@@ -36,6 +44,52 @@ export const CreateUploadBody = ResourceDocument({
     { upload_collection: Type.Optional(ToOne('upload_collection')) },
     { additionalProperties: false },
   ),
+  meta: NoMembers,
+});
+
+export const UpdateUploadBody = ResourceDocument({
+  attributes: Type.Object(
+    { path: Type.Optional(Type.String({ maxLength: 2048 })), ...metadataAttributes },
+    { additionalProperties: true },
+  ),
+  relationships: Type.Object(
+    {
+      upload_collection: Type.Optional(ToOne('upload_collection')),
+      creator: Type.Optional(ToOne('access_token')),
+    },
+    { additionalProperties: false },
+  ),
+  meta: NoMembers,
+});
+
+export const UpdateUploadQuery = Type.Object(
+  { replace_strategy: Type.Optional(Enum(['create_new_url', 'keep_url'])) },
+  { additionalProperties: true },
+);
+
+const BulkUploads = ToMany('upload', 10_000);
+
+export const BulkTagUploadsBody = ResourceDocument({
+  attributes: Type.Object(
+    { tags: Type.Array(Type.String({ maxLength: 255 }), { maxItems: 500 }) },
+    { additionalProperties: false },
+  ),
+  relationships: Type.Object({ uploads: BulkUploads }, { additionalProperties: false }),
+  meta: NoMembers,
+});
+
+export const BulkMoveUploadsBody = ResourceDocument({
+  attributes: NoMembers,
+  relationships: Type.Object(
+    { upload_collection: ToOne('upload_collection'), uploads: BulkUploads },
+    { additionalProperties: false },
+  ),
+  meta: NoMembers,
+});
+
+export const BulkDestroyUploadsBody = ResourceDocument({
+  attributes: NoMembers,
+  relationships: Type.Object({ uploads: BulkUploads }, { additionalProperties: false }),
   meta: NoMembers,
 });
 
@@ -126,6 +180,14 @@ export const UploadListDocument = Type.Object({
 
 /** A create or replace: the upload, or a job whose result holds it (async jobs on). */
 export const UploadChangeResponses = { 200: UploadDocument, 201: UploadDocument, 202: Job };
+
+const BulkOutcomeDocument = Type.Object({
+  data: Type.Array(Type.Unknown(), { maxItems: 0 }),
+  meta: Type.Object({ successful: Type.Integer(), failed: Type.Integer() }),
+});
+
+/** A bulk operation: its outcome, or a job whose result holds it (async jobs on). */
+export const BulkOutcomeResponses = { 200: BulkOutcomeDocument, 202: Job };
 
 export const UploadRequestDocument = Type.Object({
   data: Type.Object({
