@@ -63,7 +63,7 @@ describe('updating an upload', () => {
     assert.equal(updated.default_field_metadata.title.en, 'New title');
     assert.deepEqual(updated.default_field_metadata.focal_point, { x: 0.25, y: 0.75 });
     assert.equal(updated.path, upload.path);
-    assert.ok(updated.updated_at >= upload.updated_at);
+    assert.ok(String(updated.updated_at) >= String(upload.updated_at));
     assert.deepEqual(await client.uploads.find(upload.id), updated);
 
     const events = await eventsOf(upload.id);
