@@ -110,6 +110,15 @@ describe('updating an upload', () => {
       'INVALID_FIELD',
       { field: 'path' },
     );
+    await rejectsWithApiError(
+      client.uploads.update(upload.id, { basename: 'renamed' }),
+      'INVALID_FIELD',
+      { field: 'basename' },
+    );
+    assert.equal(
+      (await client.uploads.update(upload.id, { basename: upload.basename })).id,
+      upload.id,
+    );
     assert.equal((await client.uploads.find(upload.id)).notes, 'kept');
     await rejectsWithApiError(
       client.uploads.update('Xn0tAnUpload0000000000', { notes: 'x' }),

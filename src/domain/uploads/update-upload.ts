@@ -11,6 +11,7 @@ import {
   patchDefaultFieldMetadata,
   type UploadMetadataInput,
 } from './metadata-input.ts';
+import { basenameOf, filenameOf } from './paths.ts';
 import { lockUploadRows, saveUpload } from './repo.ts';
 import {
   consumePath,
@@ -29,6 +30,8 @@ export type UpdateUploadInput = UploadMetadataInput & {
   replaceStrategy?: 'create_new_url' | 'keep_url';
   uploadCollectionId?: string | null;
   creatorId?: string;
+  /** Renaming is not supported: only the current basename is accepted. */
+  basename?: string;
 };
 
 /**
@@ -54,6 +57,8 @@ export async function updateUpload(
     if (!row) throw new NotFound('Upload', id); // destroyed since it was read
     const current = uploadFromRow(row);
     const issues = newIssues();
+    if (input.basename !== undefined && input.basename !== basenameOf(filenameOf(current.path)))
+      issues.add('basename', 'VALIDATION_INVALID', 'renaming an upload is not supported');
     const next = applyUpdate(current, input, file, locales, issues);
     issues.throwIfAny();
     await assertMayUpdate(tx, actor, current, next);

@@ -121,6 +121,7 @@ export async function uploadRoutes(app: FastifyInstance, deps: UploadRouteDeps) 
         request.params.id,
         {
           path: attributes.path,
+          basename: attributes.basename,
           replaceStrategy: request.query.replace_strategy,
           author: attributes.author,
           copyright: attributes.copyright,

@@ -49,7 +49,11 @@ export const CreateUploadBody = ResourceDocument({
 
 export const UpdateUploadBody = ResourceDocument({
   attributes: Type.Object(
-    { path: Type.Optional(Type.String({ maxLength: 2048 })), ...metadataAttributes },
+    {
+      path: Type.Optional(Type.String({ maxLength: 2048 })),
+      basename: Type.Optional(Type.String({ maxLength: 255 })),
+      ...metadataAttributes,
+    },
     { additionalProperties: true },
   ),
   relationships: Type.Object(
