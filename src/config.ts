@@ -50,6 +50,8 @@ export type Config = {
   signingSecret: string | null;
   /** Image renditions of asset URLs: their limits, render queue and cache. */
   images: ImageConfig;
+  /** Where the web console is served (`/…/`), or null when it is off. */
+  consolePath: string | null;
 };
 
 export class ConfigError extends Error {
@@ -224,6 +226,20 @@ function images(env: Env, dataDir: string): ImageConfig {
   };
 }
 
+/** `/` unless told: a path of its own segments ending in `/`, or `off`. */
+function consolePath(env: Env): string | null {
+  const raw = env.FIELDHOUSE_CONSOLE_PATH;
+  if (raw === undefined || raw === '') return '/';
+  if (raw === 'off') return null;
+  if (!/^\/([A-Za-z0-9_-]+\/)*$/.test(raw)) {
+    throw new ConfigError(
+      'FIELDHOUSE_CONSOLE_PATH',
+      `must be / or /<segment>/… ending in /, or off (got "${raw}")`,
+    );
+  }
+  return raw;
+}
+
 /** FIELDHOUSE_CACHE_DIR, else `.cache` in the installation (beside the bundle bin/ runs). */
 export function cacheDir(env: Env = process.env): string {
   return resolve(env.FIELDHOUSE_CACHE_DIR || join(INSTALL_ROOT, '.cache'));
@@ -267,6 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     uploadUrlTtlSeconds: integer(env, 'FIELDHOUSE_UPLOAD_URL_TTL', 3600, 10, 7 * 24 * 3600),
     signingSecret: signingSecret(env),
     images: images(env, dataDir),
+    consolePath: consolePath(env),
   };
 }
 

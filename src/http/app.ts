@@ -11,6 +11,7 @@ import { VERSION } from '../version.ts';
 import { documentJson } from './document-json.ts';
 import { openApiRoutes, registerOpenApi } from './openapi.ts';
 import { registerJsonBodyParser } from './plugins/body-parser.ts';
+import { consoleRoutes } from './plugins/console.ts';
 import {
   clientErrorHandler,
   frameworkErrorHandler,
@@ -146,6 +147,12 @@ export async function buildApp(
       metrics.renditions.inc({ outcome }),
     ),
   );
+  if (deps.config.consolePath) {
+    await app.register(consoleRoutes, {
+      path: deps.config.consolePath,
+      cacheDir: deps.config.cacheDir,
+    });
+  }
   return app;
 }
 

@@ -1,0 +1,163 @@
+import type { ApiTypes } from '@datocms/cma-client-browser';
+import { useState } from 'preact/hooks';
+import { MediaBrowser } from '../media-browser.tsx';
+import { useSession } from '../session.ts';
+import { ErrorNote, Field, Loaded, useAction, useAsync } from '../ui.tsx';
+
+/** The media library page: the browser, and the chosen upload's details beside it. */
+export function MediaPage() {
+  const [selected, setSelected] = useState<ApiTypes.Upload | null>(null);
+  const [refresh, setRefresh] = useState(0);
+  return (
+    <>
+      <h1>Media</h1>
+      <div class="editor-layout">
+        <MediaBrowser selected={selected?.id ?? null} onSelect={setSelected} refresh={refresh} />
+        <aside aria-label="Asset details">
+          {selected ? (
+            <UploadDetails
+              key={selected.id}
+              upload={selected}
+              onSaved={(upload) => {
+                setSelected(upload);
+                setRefresh((value) => value + 1);
+              }}
+              onDestroyed={() => {
+                setSelected(null);
+                setRefresh((value) => value + 1);
+              }}
+            />
+          ) : (
+            <p class="muted">Choose an asset to see and edit its details.</p>
+          )}
+        </aside>
+      </div>
+    </>
+  );
+}
+
+type Metadata = {
+  alt: string | null;
+  title: string | null;
+  custom_data: Record<string, string>;
+  focal_point: { x: number; y: number } | null;
+};
+
+function UploadDetails(props: {
+  upload: ApiTypes.Upload;
+  onSaved: (upload: ApiTypes.Upload) => void;
+  onDestroyed: () => void;
+}) {
+  const { client } = useSession();
+  const site = useAsync(() => client.site.find(), [client]);
+  const locale = site.data?.locales[0] ?? 'en';
+  const byLocale = props.upload.default_field_metadata as unknown as Record<
+    string,
+    Metadata | undefined
+  >;
+  const metadata = byLocale[locale] ?? {
+    alt: null,
+    title: null,
+    custom_data: {},
+    focal_point: null,
+  };
+  const [alt, setAlt] = useState(metadata.alt ?? '');
+  const [title, setTitle] = useState(metadata.title ?? '');
+  const [tags, setTags] = useState(props.upload.tags.join(', '));
+  const [focal, setFocal] = useState(
+    metadata.focal_point ? `${metadata.focal_point.x}, ${metadata.focal_point.y}` : '',
+  );
+  const references = useAsync(
+    () => client.uploads.references(props.upload.id),
+    [client, props.upload.id],
+  );
+  const action = useAction();
+  const { upload } = props;
+  return (
+    <section>
+      <h2>{upload.filename}</h2>
+      <p class="muted">
+        {upload.format ?? ''} · {Math.round(upload.size / 1024)} KB
+        {upload.width ? ` · ${upload.width}×${upload.height}` : ''}
+      </p>
+      <p>
+        <a href={upload.url} target="_blank" rel="noreferrer">
+          Open the file
+        </a>
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          action.run(async () => {
+            const [x, y] = focal.split(',').map((part) => Number(part.trim()));
+            const focalPoint =
+              focal.trim() === '' || x === undefined || y === undefined ? null : { x, y };
+            const saved = await client.uploads.update(upload.id, {
+              tags: tags
+                .split(',')
+                .map((tag) => tag.trim())
+                .filter(Boolean),
+              default_field_metadata: {
+                ...upload.default_field_metadata,
+                [locale]: {
+                  ...metadata,
+                  alt: alt || null,
+                  title: title || null,
+                  focal_point: focalPoint,
+                },
+              },
+            });
+            props.onSaved(saved);
+          });
+        }}
+      >
+        <Field label={`Alt text (${locale})`}>
+          {(id) => <input id={id} value={alt} onInput={(e) => setAlt(e.currentTarget.value)} />}
+        </Field>
+        <Field label={`Title (${locale})`}>
+          {(id) => <input id={id} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Focal point" hint="x, y between 0 and 1, e.g. 0.5, 0.3">
+          {(id) => <input id={id} value={focal} onInput={(e) => setFocal(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Tags" hint="Comma-separated">
+          {(id) => <input id={id} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />}
+        </Field>
+        <ErrorNote error={action.error} />
+        <div class="row">
+          <button type="submit" disabled={action.busy}>
+            Save asset
+          </button>
+          <button
+            type="button"
+            class="danger"
+            disabled={action.busy}
+            onClick={() => {
+              if (!confirm(`Delete ${upload.filename}?`)) return;
+              action.run(async () => {
+                await client.uploads.destroy(upload.id);
+                props.onDestroyed();
+              });
+            }}
+          >
+            Delete asset
+          </button>
+        </div>
+      </form>
+      <h3>Used in</h3>
+      <Loaded state={references}>
+        {(records) =>
+          records.length === 0 ? (
+            <p class="muted">No record uses it.</p>
+          ) : (
+            <ul>
+              {records.map((record) => (
+                <li key={record.id}>Record #{record.id}</li>
+              ))}
+            </ul>
+          )
+        }
+      </Loaded>
+    </section>
+  );
+}

@@ -1,0 +1,229 @@
+import type { ApiTypes } from '@datocms/cma-client-browser';
+import { useState } from 'preact/hooks';
+import {
+  apiKeyFrom,
+  FIELD_TYPES,
+  type FieldType,
+  NO_REQUIRED,
+  TARGET_VALIDATORS,
+} from '../field-types.ts';
+import { forgetFields, type Model, type ModelField } from '../schema-data.ts';
+import { useSession } from '../session.ts';
+import { ErrorNote, Field, useAction } from '../ui.tsx';
+import { Check } from './schema-model-form.tsx';
+
+type Validators = Record<string, unknown>;
+
+/**
+ * Adds a field or edits one: label, API key, type (chosen when adding), localization,
+ * hint, and the basic validators: required, length, allowed values, and the models a
+ * link or block field may hold. Validators the form does not show are kept as they are.
+ */
+export function FieldForm(props: {
+  model: Model;
+  field: ModelField | null;
+  models: Model[];
+  onSaved: () => void;
+}) {
+  const { client } = useSession();
+  const existing = (props.field?.validators ?? {}) as Validators;
+  const [label, setLabel] = useState(props.field?.label ?? '');
+  const [apiKey, setApiKey] = useState(props.field?.api_key ?? '');
+  const [type, setType] = useState<FieldType>((props.field?.field_type as FieldType) ?? 'string');
+  const [localized, setLocalized] = useState(props.field?.localized ?? false);
+  const [hint, setHint] = useState(props.field?.hint ?? '');
+  const [required, setRequired] = useState('required' in existing);
+  const length = (existing.length ?? {}) as { min?: number; max?: number };
+  const [minLength, setMinLength] = useState(length.min === undefined ? '' : String(length.min));
+  const [maxLength, setMaxLength] = useState(length.max === undefined ? '' : String(length.max));
+  const enumValues = ((existing.enum as { values?: string[] } | undefined)?.values ?? []).join(
+    ', ',
+  );
+  const [options, setOptions] = useState(enumValues);
+  const [targets, setTargets] = useState<Record<string, string[]>>(() => {
+    const initial: Record<string, string[]> = {};
+    for (const { key } of TARGET_VALIDATORS[type] ?? []) {
+      initial[key] = (
+        (existing[key] as { item_types?: string[] } | undefined)?.item_types ?? []
+      ).slice();
+    }
+    return initial;
+  });
+  const action = useAction();
+  const keyTouched = props.field !== null || apiKey !== apiKeyFrom(label);
+
+  const validators = (): Validators => {
+    const next: Validators = { ...existing };
+    for (const key of ['required', 'length', 'enum']) delete next[key];
+    if (required && !NO_REQUIRED.has(type)) next.required = {};
+    if ((type === 'string' || type === 'text') && (minLength !== '' || maxLength !== '')) {
+      next.length = {
+        ...(minLength !== '' ? { min: Number(minLength) } : {}),
+        ...(maxLength !== '' ? { max: Number(maxLength) } : {}),
+      };
+    }
+    const values = options
+      .split(',')
+      .map((value) => value.trim())
+      .filter(Boolean);
+    if (type === 'string' && values.length > 0) next.enum = { values };
+    for (const { key } of TARGET_VALIDATORS[type] ?? []) {
+      const previous = (existing[key] ?? {}) as Record<string, unknown>;
+      next[key] = { ...previous, item_types: targets[key] ?? [] };
+    }
+    if (type === 'link' || type === 'links') {
+      const key = type === 'link' ? 'item_item_type' : 'items_item_type';
+      next[key] = {
+        on_publish_with_unpublished_references_strategy: 'fail',
+        on_reference_unpublish_strategy: 'delete_references',
+        on_reference_delete_strategy: 'delete_references',
+        ...(next[key] as object),
+      };
+    }
+    return next;
+  };
+
+  return (
+    <form
+      onSubmit={async (event) => {
+        event.preventDefault();
+        await action.run(async () => {
+          const body = {
+            label,
+            api_key: apiKey,
+            localized,
+            hint: hint || null,
+            validators: validators(),
+          };
+          if (props.field) await client.fields.update(props.field.id, body);
+          else
+            await client.fields.create(props.model.id, {
+              ...body,
+              field_type: type,
+            } as ApiTypes.FieldCreateSchema);
+          forgetFields(client, props.model.id);
+          props.onSaved();
+        });
+      }}
+    >
+      <Field label="Label">
+        {(id) => (
+          <input
+            id={id}
+            required
+            value={label}
+            onInput={(event) => {
+              const value = event.currentTarget.value;
+              if (!keyTouched) setApiKey(apiKeyFrom(value));
+              setLabel(value);
+            }}
+          />
+        )}
+      </Field>
+      <Field label="API key">
+        {(id) => (
+          <input
+            id={id}
+            required
+            value={apiKey}
+            onInput={(event) => setApiKey(event.currentTarget.value)}
+          />
+        )}
+      </Field>
+      <Field label="Type">
+        {(id) => (
+          <select
+            id={id}
+            value={type}
+            disabled={props.field !== null}
+            onChange={(event) => {
+              const next = event.currentTarget.value as FieldType;
+              setType(next);
+              const initial: Record<string, string[]> = {};
+              for (const { key } of TARGET_VALIDATORS[next] ?? []) initial[key] = [];
+              setTargets(initial);
+            }}
+          >
+            {FIELD_TYPES.map(([value, name]) => (
+              <option key={value} value={value}>
+                {name}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label="Hint">
+        {(id) => (
+          <input id={id} value={hint} onInput={(event) => setHint(event.currentTarget.value)} />
+        )}
+      </Field>
+      {props.model.modular_block ? null : (
+        <Check label="Localized (a value per locale)" checked={localized} onChange={setLocalized} />
+      )}
+      {NO_REQUIRED.has(type) ? null : (
+        <Check label="Required" checked={required} onChange={setRequired} />
+      )}
+      {type === 'string' || type === 'text' ? (
+        <div class="row">
+          <Field label="Minimum length">
+            {(id) => (
+              <input
+                id={id}
+                type="number"
+                min="0"
+                value={minLength}
+                onInput={(event) => setMinLength(event.currentTarget.value)}
+              />
+            )}
+          </Field>
+          <Field label="Maximum length">
+            {(id) => (
+              <input
+                id={id}
+                type="number"
+                min="1"
+                value={maxLength}
+                onInput={(event) => setMaxLength(event.currentTarget.value)}
+              />
+            )}
+          </Field>
+        </div>
+      ) : null}
+      {type === 'string' ? (
+        <Field label="Allowed values" hint="Comma-separated; empty allows any text">
+          {(id) => (
+            <input
+              id={id}
+              value={options}
+              onInput={(event) => setOptions(event.currentTarget.value)}
+            />
+          )}
+        </Field>
+      ) : null}
+      {(TARGET_VALIDATORS[type] ?? []).map(({ key, blocks }) => (
+        <fieldset key={key}>
+          <legend>{blocks ? 'Allowed blocks' : 'Allowed models'}</legend>
+          {props.models
+            .filter((model) => model.modular_block === blocks)
+            .map((model) => (
+              <Check
+                key={model.id}
+                label={model.name}
+                checked={(targets[key] ?? []).includes(model.id)}
+                onChange={(checked) =>
+                  setTargets((current) => {
+                    const list = (current[key] ?? []).filter((id) => id !== model.id);
+                    return { ...current, [key]: checked ? [...list, model.id] : list };
+                  })
+                }
+              />
+            ))}
+        </fieldset>
+      ))}
+      <ErrorNote error={action.error} />
+      <button type="submit" disabled={action.busy}>
+        {props.field ? 'Save field' : 'Add field'}
+      </button>
+    </form>
+  );
+}

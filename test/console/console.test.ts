@@ -1,0 +1,239 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import {
+  assertAccessible,
+  assertFitsWidth,
+  launchChromium,
+  screenshot,
+} from '../support/browser.ts';
+import { localFile, solidImage } from '../support/images.ts';
+import { type Receiver, startReceiver } from '../support/receiver.ts';
+import { useTestServer } from '../support/server.ts';
+
+// The console driven in Debian's Chromium against a fresh server, through each area in
+// the order an editor meets them. Each step builds on the one before (one page, one
+// project), so the steps run in order.
+
+const server = useTestServer({ webhookAllow: ['127.0.0.0/8'] });
+let browser: Browser;
+let page: Page;
+let receiver: Receiver;
+let recordUrl = '';
+
+before(async () => {
+  await server.ready();
+  receiver = await startReceiver();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(10_000);
+  page.on('dialog', (dialog) => dialog.accept());
+});
+
+after(async () => {
+  await browser?.close();
+  await receiver?.close();
+});
+
+async function openSection(name: string) {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name }).click();
+}
+
+describe('the web console', () => {
+  test('signs in with an API token kept in the session, never in the URL', async () => {
+    const response = await page.goto(`${server.baseUrl}/`);
+    assert.equal(
+      response?.headers()['content-security-policy']?.includes("script-src 'self'"),
+      true,
+    );
+    await page.getByLabel('API token').fill('not-a-token-at-all');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    await assertAccessible(page, 'the sign-in page');
+    await page.getByLabel('API token').fill(server.adminToken);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/editor\/main\/$/);
+    assert.ok(!page.url().includes(server.adminToken));
+    const stored = await page.evaluate(() => sessionStorage.getItem('fieldhouse-console-token'));
+    assert.equal(stored, server.adminToken);
+    await page.getByRole('heading', { name: 'Content' }).waitFor();
+    await assertAccessible(page, 'the content home');
+    await screenshot(page, 'content-home');
+  });
+
+  test('creates a block, a model and their fields in the schema', async () => {
+    await openSection('Schema');
+    await page.getByRole('button', { name: 'New block' }).click();
+    await page.getByRole('dialog', { name: 'New block' }).getByLabel('Name').fill('Quote');
+    await page.getByRole('button', { name: 'Create block' }).click();
+    await page.getByRole('heading', { name: 'Quote', level: 1 }).waitFor();
+    await addField('Text', 'string');
+
+    await page.getByRole('button', { name: 'New model' }).click();
+    await page.getByRole('dialog', { name: 'New model' }).getByLabel('Name').fill('Article');
+    await page.getByRole('button', { name: 'Create model' }).click();
+    await page.getByRole('heading', { name: 'Article', level: 1 }).waitFor();
+    await addField('Title', 'string', async () => {
+      await page.getByRole('dialog').getByLabel('Required').check();
+    });
+    await addField('Body', 'rich_text', async () => {
+      await page
+        .getByRole('dialog')
+        .getByRole('group', { name: 'Allowed blocks' })
+        .getByLabel('Quote')
+        .check();
+    });
+    await addField('Cover', 'file');
+    await assertAccessible(page, 'the schema page');
+    // Reordering: Cover moves above Body.
+    await page.getByRole('button', { name: 'Move Cover up' }).click();
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('tbody tr td:first-child')].map(
+        (cell) => cell.textContent,
+      );
+      return rows.join(',') === 'Title,Cover,Body';
+    });
+    const fields = await server.client().fields.list('article');
+    assert.deepEqual(
+      fields.sort((a, b) => a.position - b.position).map((field) => field.api_key),
+      ['title', 'cover', 'body'],
+    );
+    await screenshot(page, 'schema');
+  });
+
+  async function addField(label: string, type: string, extra?: () => Promise<void>) {
+    await page.getByRole('button', { name: 'Add field' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add field' });
+    await dialog.getByLabel('Label').fill(label);
+    await dialog.getByLabel('Type').selectOption(type);
+    await extra?.();
+    await assertAccessible(page, 'the field dialog');
+    await dialog.getByRole('button', { name: 'Add field' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: label, exact: true }).waitFor();
+  }
+
+  test('uploads an image to the media library by its file input, with progress', async () => {
+    await openSection('Media');
+    const image = localFile('cover.png', await solidImage(64, 48, { r: 200, g: 40, b: 40 }));
+    await page.getByTestId('upload-input').setInputFiles(image);
+    await page.getByText('cover.png: done').waitFor();
+    await page.getByRole('button', { name: 'cover.png' }).click();
+    await page.getByLabel('Alt text (en)').fill('A red square');
+    await page.getByLabel('Tags').fill('red, square');
+    await page.getByRole('button', { name: 'Save asset' }).click();
+    await page.getByRole('button', { name: 'Save asset' }).isEnabled();
+    await assertAccessible(page, 'the media library');
+    await screenshot(page, 'media');
+    const [upload] = await server.client().uploads.list();
+    assert.equal(upload?.filename, 'cover.png');
+  });
+
+  test('adds a webhook in the project settings', async () => {
+    await openSection('Project');
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('Name').fill('Site build');
+    await page.getByLabel('URL').fill(`${receiver.url}/hook`);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByText('Site build', { exact: true }).waitFor();
+    await assertAccessible(page, 'the webhooks page');
+  });
+
+  test('creates a record with a block and an image, then publishes it', async () => {
+    await openSection('Content');
+    await page.getByRole('link', { name: 'Article' }).click();
+    await page.getByRole('heading', { name: 'Article', level: 1 }).waitFor();
+    await assertAccessible(page, 'the record list');
+    await page.getByRole('link', { name: 'New record' }).click();
+    // Saving without the required title shows the API's error at the field.
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('.field.invalid').getByRole('alert').waitFor();
+    await page.getByLabel('Title').fill('Hello from the console');
+    await page.getByRole('button', { name: 'Add block' }).click();
+    await page
+      .getByRole('group', { name: /Block 1: Quote/ })
+      .getByLabel('Text')
+      .fill('Quoted words');
+    await page.getByRole('button', { name: 'Choose asset' }).click();
+    await page
+      .getByRole('dialog', { name: 'Media library' })
+      .getByRole('button', { name: 'cover.png' })
+      .click();
+    await page.getByLabel('Alt text of asset', { exact: false }).fill('Cover alt');
+    await assertAccessible(page, 'the record editor');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/editor\/main\/item_types\/[^/]+\/items\/[^/]+\/edit$/);
+    recordUrl = page.url();
+    await page.getByTestId('record-status').getByText('draft').waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByTestId('record-status').getByText('published').waitFor();
+    await screenshot(page, 'record-editor');
+
+    const recordId = recordUrl.split('/').at(-2) as string;
+    const record = await server.client().items.find(recordId, { nested: true });
+    assert.equal(record.meta.status, 'published');
+    assert.equal(record.title, 'Hello from the console');
+    const body = record.body as { attributes: { text: string } }[];
+    assert.equal(body[0]?.attributes.text, 'Quoted words');
+    assert.equal((record.cover as { alt: string }).alt, 'Cover alt');
+  });
+
+  test('opens a record at its editing path directly, and restores a version', async () => {
+    await page.goto(recordUrl);
+    await page.getByLabel('Title').fill('A second title');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByTestId('record-status').getByText('updated').waitFor();
+    await page
+      .getByRole('button', { name: /^Restore/ })
+      .first()
+      .click();
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('input#field-title') as HTMLInputElement | null)?.value ===
+        'Hello from the console',
+    );
+  });
+
+  test("shows the webhook's deliveries, and resends one", async () => {
+    await receiver.waitForRequests(1);
+    await page.goto(`${server.baseUrl}/editor/main/project/webhooks`);
+    await page.getByRole('button', { name: 'Delivery log of Site build' }).click();
+    for (;;) {
+      if ((await page.getByTestId('delivery-status').getByText('success').count()) > 0) break;
+      await page.getByRole('button', { name: 'Refresh log' }).click();
+      await page.waitForTimeout(200);
+    }
+    const before = receiver.requests.length;
+    await page.getByRole('button', { name: 'Resend' }).first().click();
+    await receiver.waitForRequests(before + 1);
+    await assertAccessible(page, 'the delivery log');
+    await screenshot(page, 'webhooks');
+  });
+
+  test('forks an environment and promotes it', async () => {
+    await page.getByRole('link', { name: 'Environments' }).click();
+    await page.getByLabel("New environment's ID").fill('staging');
+    await page.getByRole('button', { name: 'Fork', exact: true }).click();
+    await page.getByText('Forked main into staging.').waitFor();
+    await page.getByRole('button', { name: 'Promote staging' }).click();
+    await page.getByRole('cell', { name: 'staging (primary)' }).waitFor();
+    await assertAccessible(page, 'the environments page');
+    await screenshot(page, 'environments');
+    const environments = await server.client().environments.list();
+    assert.equal(environments.find((environment) => environment.meta.primary)?.id, 'staging');
+  });
+
+  test('fits a 390 px phone screen on every main page', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['', 'schema', 'media', 'project/environments']) {
+      await page.goto(`${server.baseUrl}/editor/staging/${path}`);
+      await page.locator('main h1').first().waitFor();
+      await assertFitsWidth(page, 390, path || 'content');
+      await assertAccessible(page, `${path || 'content'} at 390 px`);
+    }
+    await page.goto(recordUrl.replace('/main/', '/staging/'));
+    await page.getByLabel('Title').waitFor();
+    await assertFitsWidth(page, 390, 'the record editor');
+    await screenshot(page, 'record-editor-390');
+  });
+});
