@@ -5,9 +5,10 @@ import { useSession } from './session.ts';
 import { Loaded, useAsync } from './ui.tsx';
 
 type Upload = ApiTypes.Upload;
-type Progress = { name: string; percent: number; stage: string; error?: string };
+type Progress = { key: number; name: string; percent: number; stage: string; error?: string };
 
 const PAGE = 48;
+let uploadCount = 0;
 const KINDS = [
   ['', 'All'],
   ['image', 'Images'],
@@ -49,14 +50,10 @@ export function MediaBrowser(props: {
 
   const upload = async (files: File[]) => {
     for (const file of files) {
-      const entry: Progress = { name: file.name, percent: 0, stage: 'waiting' };
-      setUploads((current) => [...current, entry]);
+      const key = ++uploadCount;
+      setUploads((current) => [...current, { key, name: file.name, percent: 0, stage: 'waiting' }]);
       const update = (changes: Partial<Progress>) =>
-        setUploads((current) =>
-          current.map((item) =>
-            item === entry ? Object.assign(entry, changes) && { ...entry } : item,
-          ),
-        );
+        setUploads((current) => current.map((item) => (item.key === key ? { ...item, ...changes } : item)));
       try {
         const created = await client.uploads.createFromFileOrBlob({
           fileOrBlob: file,
@@ -109,8 +106,8 @@ export function MediaBrowser(props: {
         </label>
         {uploads.length > 0 ? (
           <ul class="stack" aria-live="polite">
-            {uploads.map((entry, index) => (
-              <li key={`${entry.name}-${index}`}>
+            {uploads.map((entry) => (
+              <li key={entry.key}>
                 <span>
                   {entry.name}:{' '}
                   {entry.error ? <span class="error">{entry.error}</span> : entry.stage}

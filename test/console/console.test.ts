@@ -27,6 +27,13 @@ before(async () => {
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(10_000);
+  // What the page reports goes to the test's output: a failing step shows why.
+  page.on('pageerror', (error) => process.stderr.write(`page error: ${error.message}\n`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) {
+      process.stderr.write(`${response.status()} ${response.request().method()} ${response.url()}\n`);
+    }
+  });
   page.on('dialog', (dialog) => dialog.accept());
 });
 
@@ -117,7 +124,10 @@ describe('the web console', () => {
     await openSection('Media');
     const image = localFile('cover.png', await solidImage(64, 48, { r: 200, g: 40, b: 40 }));
     await page.getByTestId('upload-input').setInputFiles(image);
-    await page.getByText('cover.png: done').waitFor();
+    await page.waitForFunction(() =>
+      /: (done|.*[A-Z_]{4,})/.test(document.querySelector('.dropzone li')?.textContent ?? ''),
+    );
+    assert.equal(await page.locator('.dropzone li').first().textContent(), 'cover.png: done');
     await page.getByRole('button', { name: 'cover.png' }).click();
     await page.getByLabel('Alt text (en)').fill('A red square');
     await page.getByLabel('Tags').fill('red, square');
@@ -149,6 +159,7 @@ describe('the web console', () => {
     await page.getByRole('button', { name: 'Create' }).click();
     await page.locator('.field.invalid').getByRole('alert').waitFor();
     await page.getByLabel('Title').fill('Hello from the console');
+    process.stderr.write(`${await page.locator('main').innerText()}\n`);
     await page.getByRole('button', { name: 'Add block' }).click();
     await page
       .getByRole('group', { name: /Block 1: Quote/ })
