@@ -53,7 +53,9 @@ export function MediaBrowser(props: {
       const key = ++uploadCount;
       setUploads((current) => [...current, { key, name: file.name, percent: 0, stage: 'waiting' }]);
       const update = (changes: Partial<Progress>) =>
-        setUploads((current) => current.map((item) => (item.key === key ? { ...item, ...changes } : item)));
+        setUploads((current) =>
+          current.map((item) => (item.key === key ? { ...item, ...changes } : item)),
+        );
       try {
         const created = await client.uploads.createFromFileOrBlob({
           fileOrBlob: file,

@@ -80,7 +80,6 @@ export function AssetInput(props: InputProps) {
     <div>
       {value ? <AssetRow value={value} onChange={props.onChange} /> : <p class="muted">No asset</p>}
       <AssetPickerButton
-        id={props.id}
         label={value ? 'Replace asset' : 'Choose asset'}
         onPick={(upload) => props.onChange(fileValue(upload))}
       />
@@ -107,7 +106,6 @@ export function GalleryInput(props: InputProps) {
         />
       ))}
       <AssetPickerButton
-        id={props.id}
         label="Add asset"
         onPick={(upload) => props.onChange([...list, fileValue(upload)])}
       />

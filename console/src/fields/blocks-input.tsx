@@ -149,11 +149,7 @@ export function BlocksInput(props: InputProps) {
           />
         </div>
       ))}
-      <AddBlock
-        id={props.id}
-        allowed={allowedBlocks(props)}
-        onAdd={(block) => set([...list, block])}
-      />
+      <AddBlock allowed={allowedBlocks(props)} onAdd={(block) => set([...list, block])} />
     </div>
   );
 }
@@ -171,12 +167,7 @@ export function SingleBlockInput(props: InputProps) {
       <BlockEditor label="Block" block={block} onChange={props.onChange} />
     </div>
   ) : (
-    <AddBlock
-      id={props.id}
-      allowed={allowedBlocks(props)}
-      onAdd={props.onChange}
-      label="Set block"
-    />
+    <AddBlock allowed={allowedBlocks(props)} onAdd={props.onChange} label="Set block" />
   );
 }
 

@@ -89,7 +89,7 @@ export function LinkInput(props: InputProps) {
   return (
     <div class="row">
       <span>{value ? `Record #${value}` : <span class="muted">No record</span>}</span>
-      <button type="button" id={props.id} class="ghost" onClick={() => setOpen(true)}>
+      <button type="button" class="ghost" onClick={() => setOpen(true)}>
         {value ? 'Change record' : 'Choose record'}
       </button>
       {value ? (
@@ -130,7 +130,7 @@ export function LinksInput(props: InputProps) {
           </li>
         ))}
       </ul>
-      <button type="button" id={props.id} class="ghost" onClick={() => setOpen(true)}>
+      <button type="button" class="ghost" onClick={() => setOpen(true)}>
         Add record
       </button>
       {open ? (
