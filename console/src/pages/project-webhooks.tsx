@@ -92,10 +92,7 @@ export function WebhooksSection() {
 function DeliveryLog(props: { webhookId: string }) {
   const { client } = useSession();
   const calls = useAsync(
-    () =>
-      client.webhookCalls.list({
-        filter: { webhook_id: props.webhookId },
-      } as ApiTypes.WebhookCallInstancesHrefSchema),
+    () => client.webhookCalls.list({ filter: { fields: { webhook_id: { eq: props.webhookId } } } }),
     [client, props.webhookId],
   );
   const action = useAction();
