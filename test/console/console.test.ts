@@ -101,7 +101,7 @@ describe('the web console', () => {
     // Reordering: Cover moves above Body.
     await page.getByRole('button', { name: 'Move Cover up' }).click();
     await page.waitForFunction(() => {
-      const rows = [...document.querySelectorAll('tbody tr td:first-child')].map(
+      const rows = Array.from(document.querySelectorAll('tbody tr td:first-child')).map(
         (cell) => cell.textContent,
       );
       return rows.join(',') === 'Title,Cover,Body';

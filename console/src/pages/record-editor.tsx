@@ -155,7 +155,7 @@ function Editor(props: EditorData & { reload: () => void }) {
             .map((error) => (error.locale ? `${error.locale}: ${error.message}` : error.message))
             .join('; ');
           const raw = values[field.api_key];
-          const value = field.localized ? (((raw as Values | null) ?? {})[locale] ?? null) : raw;
+          const value = field.localized ? ((raw as Values | null)?.[locale] ?? null) : raw;
           return (
             <div class={message ? 'field invalid' : 'field'} key={field.id}>
               <label for={id}>
