@@ -30,7 +30,7 @@ function sourcesHash() {
  * The page's shell. `base` is where the console is mounted; the script reads it from the
  * meta tag (no inline script, so the Content-Security-Policy can forbid them).
  */
-function indexHtml(entry, styles) {
+function indexHtml(entry, styles, chunks) {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -40,6 +40,7 @@ function indexHtml(entry, styles) {
 <title>Fieldhouse</title>
 ${styles.map((file) => `<link rel="stylesheet" href="__BASE___console/${file}">`).join('\n')}
 <script type="module" src="__BASE___console/${entry}"></script>
+${chunks.map((file) => `<link rel="modulepreload" href="__BASE___console/${file}">`).join('\n')}
 </head>
 <body><div id="app"></div></body>
 </html>
@@ -78,8 +79,13 @@ export async function buildConsole(cacheDir) {
   const outputs = Object.entries(result.metafile.outputs);
   const entry = outputs.find(([, output]) => output.entryPoint)?.[0];
   const styles = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => basename(file));
+  // Every page's chunk is fetched at once, beside the entry: a page opened by its URL
+  // (an editing link) does not wait for the shell to ask for its code.
+  const chunks = outputs
+    .filter(([file, output]) => file.endsWith('.js') && !output.entryPoint)
+    .map(([file]) => basename(file));
   if (!entry) throw new Error('the console build produced no entry script');
-  writeFileSync(join(scratch, 'index.html'), indexHtml(basename(entry), styles));
+  writeFileSync(join(scratch, 'index.html'), indexHtml(basename(entry), styles, chunks));
   mkdirSync(cacheDir, { recursive: true });
   try {
     renameSync(scratch, target);

@@ -44,6 +44,7 @@ test('every variable is read and checked', () => {
     FIELDHOUSE_VERSION_RETENTION_DAYS: '90',
     FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS: '7',
     FIELDHOUSE_PRUNE_INTERVAL_MS: '5000',
+    FIELDHOUSE_CONSOLE_PATH: '/admin/',
     LOG_LEVEL: 'warn',
   });
   assert.deepEqual(config, {
@@ -79,8 +80,14 @@ test('every variable is read and checked', () => {
       renditionsDir: '/var/lib/fieldhouse/renditions',
       renditionsMaxBytes: 1024 ** 3,
     },
+    consolePath: '/admin/',
   });
+  assert.equal(loadConfig({}).consolePath, '/');
+  assert.equal(loadConfig({ FIELDHOUSE_CONSOLE_PATH: 'off' }).consolePath, null);
   for (const [name, value] of [
+    ['FIELDHOUSE_CONSOLE_PATH', '/admin'],
+    ['FIELDHOUSE_CONSOLE_PATH', 'admin/'],
+    ['FIELDHOUSE_CONSOLE_PATH', '/a b/'],
     ['PORT', '70000'],
     ['FIELDHOUSE_ASYNC_JOBS', 'yes'],
     ['FIELDHOUSE_DB_POOL_SIZE', '0'],

@@ -1,0 +1,105 @@
+// Benchmark: the web console's first page, in bytes on the wire (gzip), and the first paint
+// of a model's record list holding 10,000 records, in headless Chromium on loopback.
+// Usage: npx tsx bench/console.ts [--records 10000] [--runs 7]
+// Targets (issue): first page ≤ 300 KB gzipped; record list painted ≤ 1 s.
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { analyzeChangedTables } from '../src/db/embedded-analyze.ts';
+import { loadScope, qualifiedTable } from '../src/db/environment-scope.ts';
+import { launchChromium } from '../test/support/browser.ts';
+import { startTestServer, type TestServer } from '../test/support/server.ts';
+import { percentile } from './support.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '10000' },
+    runs: { type: 'string', default: '7' },
+  },
+});
+
+/** Records of the model, with their first versions, written with SQL (as bench/items.ts). */
+async function seed(server: TestServer, modelId: string, rows: number) {
+  const scope = await loadScope(server.db);
+  const schema = scope.environment.schemaName;
+  const field = (
+    await scope.db
+      .selectFrom('fields')
+      .select('id')
+      .where('item_type_id', '=', modelId)
+      .executeTakeFirstOrThrow()
+  ).id;
+  await sql`
+    INSERT INTO ${qualifiedTable(schema, 'items')}
+      (id, item_type_id, item_values, published_values, status, current_version_id,
+       published_version_id)
+    SELECT 'seed-' || n, ${modelId}, jsonb_build_object(${field}::text, 'Record ' || n),
+      jsonb_build_object(${field}::text, 'Record ' || n), 'published', 'seedv-' || n,
+      'seedv-' || n
+    FROM generate_series(1, ${rows}::int) AS n`.execute(server.db);
+  await sql`
+    INSERT INTO ${qualifiedTable(schema, 'item_versions')} (id, item_id, item_type_id, item_values)
+    SELECT current_version_id, id, item_type_id, item_values
+    FROM ${qualifiedTable(schema, 'items')} WHERE id LIKE 'seed-%'`.execute(server.db);
+  await analyzeChangedTables(server.db);
+}
+
+const server = await startTestServer();
+const browser = await launchChromium();
+try {
+  const client = server.client();
+  const model = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
+  await client.fields.create(model.id, { label: 'Title', api_key: 'title', field_type: 'string' });
+  await seed(server, model.id, Number(args.records));
+
+  const apiStarted = performance.now();
+  await client.items.rawList({
+    filter: { type: model.id },
+    order_by: '_updated_at_DESC',
+    page: { offset: 0, limit: 25 },
+    version: 'current',
+  });
+  console.log(`the list's API call alone: ${(performance.now() - apiStarted).toFixed(0)} ms`);
+
+  // The first page: the sign-in screen, every byte it loads as sent (gzip).
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const sizes: { url: string; bytes: number }[] = [];
+  page.on('requestfinished', async (request) => {
+    const { responseBodySize } = await request.sizes();
+    sizes.push({ url: request.url(), bytes: responseBodySize });
+  });
+  await page.goto(`${server.baseUrl}/`, { waitUntil: 'networkidle' });
+  await page.getByLabel('API token').waitFor();
+  const firstPage = sizes.reduce((total, entry) => total + entry.bytes, 0);
+  console.log(
+    `first page (sign-in): ${(firstPage / 1024).toFixed(1)} KB gzipped in ${sizes.length} files`,
+  );
+  await context.close();
+
+  // The record list: a signed-in tab opening the list's URL; painted = its rows are in.
+  const listUrl = `${server.baseUrl}/editor/main/item_types/${model.id}/items`;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const listContext = await browser.newContext();
+  await listContext.addInitScript((token) => {
+    sessionStorage.setItem('fieldhouse-console-token', token);
+  }, server.adminToken);
+  for (let run = 0; run < Number(args.runs); run++) {
+    const tab = await listContext.newPage();
+    await tab.goto(listUrl);
+    await tab.locator('tbody tr').first().waitFor();
+    const painted = await tab.evaluate(() => performance.now());
+    const total = await tab.locator('caption').innerText();
+    (run === 0 ? cold : warm).push(painted);
+    if (run === 0) console.log(`record list: ${total}`);
+    await tab.close();
+  }
+  warm.sort((a, b) => a - b);
+  console.log(`record list first paint, first visit: ${cold[0]?.toFixed(0)} ms`);
+  console.log(
+    `record list first paint, cached files: median ${percentile(warm, 50).toFixed(0)} ms, max ${warm.at(-1)?.toFixed(0)} ms (${warm.length} runs)`,
+  );
+} finally {
+  await browser.close();
+  await server.close();
+}
