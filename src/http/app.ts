@@ -41,6 +41,7 @@ import { schemaMenuItemRoutes } from './routes/schema-menu-items.ts';
 import { siteRoutes } from './routes/site.ts';
 import { uploadCollectionRoutes } from './routes/upload-collections.ts';
 import { uploadFilterRoutes } from './routes/upload-filters.ts';
+import { uploadReferenceRoutes } from './routes/upload-references.ts';
 import { uploadRequestRoutes } from './routes/upload-requests.ts';
 import { uploadSinkRoutes } from './routes/upload-sink.ts';
 import { uploadTagRoutes } from './routes/upload-tags.ts';
@@ -147,6 +148,7 @@ export async function buildApp(
       metrics.renditions.inc({ outcome }),
     ),
   );
+  await app.register(uploadReferenceRoutes, deps);
   if (deps.config.consolePath) {
     await app.register(consoleRoutes, {
       path: deps.config.consolePath,

@@ -184,6 +184,7 @@ const SHAPES: Record<FieldType, ShapeSamples> = {
     accepted: [
       { title: 'T', description: 'D', twitter_card: 'summary', no_index: false },
       { title: null, image: null },
+      { image: UPLOAD },
       {},
     ],
     refused: [
@@ -191,7 +192,7 @@ const SHAPES: Record<FieldType, ShapeSamples> = {
       [{ twitter_card: 'big' }, 'invalid "twitter_card"'],
       [{ titel: 'x' }, 'unknown keys "titel"'],
       ['title', 'must be {title?'],
-      [{ image: UPLOAD }, 'does not store uploads yet'],
+      [{ image: 'not an id' }, 'invalid "image"'],
     ],
   },
   slug: { accepted: ['my-post'], refused: [[5, 'must be a string']] },
@@ -210,27 +211,39 @@ const SHAPES: Record<FieldType, ShapeSamples> = {
     ],
   },
   file: {
-    accepted: [],
+    accepted: [
+      {
+        upload_id: UPLOAD,
+        alt: 'Alt',
+        title: null,
+        custom_data: {},
+        focal_point: { x: 0.5, y: 0.5 },
+        poster_time: null,
+      },
+    ],
     refused: [
-      [
-        {
-          upload_id: UPLOAD,
-          alt: 'Alt',
-          title: null,
-          custom_data: {},
-          focal_point: { x: 0.5, y: 0.5 },
-        },
-        `names upload "${UPLOAD}"`,
-      ],
+      [{ upload_id: UPLOAD, color: 'red' }, 'unknown keys "color"'],
       [{ alt: 'no upload id' }, 'needs "upload_id"'],
       [{ upload_id: UPLOAD, focal_point: { x: 2, y: 0 } }, 'invalid "focal_point"'],
       [UPLOAD, 'must be {upload_id'],
     ],
   },
   gallery: {
-    accepted: [[]],
+    accepted: [
+      [],
+      [
+        {
+          upload_id: UPLOAD,
+          alt: null,
+          title: 'T',
+          custom_data: { k: 'v' },
+          focal_point: null,
+          poster_time: null,
+        },
+      ],
+    ],
     refused: [
-      [[{ upload_id: UPLOAD }], 'does not store uploads yet'],
+      [[{ upload_id: 'x y' }], 'entry 0: has an invalid "upload_id"'],
       [[{}], 'entry 0: needs "upload_id"'],
       [{ upload_id: UPLOAD }, 'must be an array of uploads'],
     ],
@@ -528,35 +541,35 @@ const VALIDATORS: Record<ValidatorName, ValidatorCase> = {
     params: { predefined_list: 'image' },
     pass: null,
     fail: UPLOAD_VALUE,
-    expect: { upload_ids: [UPLOAD], params: { predefined_list: 'image' } },
+    expect: { uploads: [UPLOAD_VALUE], params: { predefined_list: 'image' } },
   },
   file_size: {
     type: 'gallery',
     params: { max_value: 1, max_unit: 'MB' },
     pass: [],
     fail: [UPLOAD_VALUE, UPLOAD_VALUE],
-    expect: { upload_ids: [UPLOAD], params: { max_value: 1, max_unit: 'MB' } },
+    expect: { uploads: [UPLOAD_VALUE, UPLOAD_VALUE], params: { max_value: 1, max_unit: 'MB' } },
   },
   image_dimensions: {
     type: 'seo',
     params: { width_min_value: 100 },
     pass: { title: 'no image' },
     fail: { image: UPLOAD },
-    expect: { upload_ids: [UPLOAD], params: { width_min_value: 100 } },
+    expect: { uploads: [UPLOAD_VALUE], params: { width_min_value: 100 } },
   },
   image_aspect_ratio: {
     type: 'file',
     params: { eq_ar_numerator: 16, eq_ar_denominator: 9 },
     pass: null,
     fail: UPLOAD_VALUE,
-    expect: { upload_ids: [UPLOAD], params: { eq_ar_numerator: 16, eq_ar_denominator: 9 } },
+    expect: { uploads: [UPLOAD_VALUE], params: { eq_ar_numerator: 16, eq_ar_denominator: 9 } },
   },
   required_alt_title: {
     type: 'file',
     params: { alt: true },
     pass: null,
     fail: UPLOAD_VALUE,
-    expect: { upload_ids: [UPLOAD], params: { alt: true } },
+    expect: { uploads: [UPLOAD_VALUE], params: { alt: true } },
   },
   required_seo_fields: {
     type: 'seo',

@@ -14,6 +14,7 @@ import * as emptyLists from './0013_empty_lists.ts';
 import * as versionParts from './0014_version_parts.ts';
 import * as uploads from './0015_uploads.ts';
 import * as uploadCollections from './0016_upload_collections.ts';
+import * as uploadReferences from './0017_upload_references.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -38,4 +39,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0014_version_parts': versionParts,
   '0015_uploads': uploads,
   '0016_upload_collections': uploadCollections,
+  '0017_upload_references': uploadReferences,
 };

@@ -13,6 +13,7 @@ import * as schemaChangeVersions from './0011_schema_change_versions.ts';
 import * as recordsVersions from './0012_records_versions.ts';
 import * as webhookLogPruning from './0013_webhook_log_pruning.ts';
 import * as uploads from './0014_uploads.ts';
+import * as recordUploadIds from './0015_record_upload_ids.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_records_versions': recordsVersions,
   '0013_webhook_log_pruning': webhookLogPruning,
   '0014_uploads': uploads,
+  '0015_record_upload_ids': recordUploadIds,
 };

@@ -11,6 +11,7 @@ import {
 } from '../fields/field-types/record-values.ts';
 import type { BlockSession } from './blocks.ts';
 import type { ItemField } from './model-fields.ts';
+import { uploadIssues } from './record-uploads.ts';
 
 export type ValuesToCheck = {
   /** A record's model, or a block's block model. */
@@ -115,7 +116,7 @@ async function runDeferred(
         : null;
     }
     default:
-      // Upload checks: the registry already refuses any value naming an upload.
+      // Upload checks run together, against one read of the uploads (record-uploads.ts).
       return null;
   }
 }
@@ -147,6 +148,15 @@ export async function checkItemValues(
     message: 'the model has no field with this api_key',
   }));
   issues.push(...checked.issues.map(fieldIssue), ...blockIssues);
+  issues.push(
+    ...(await uploadIssues(
+      db,
+      input.fields,
+      input.locales,
+      checked.uploads,
+      checked.deferred.filter((check) => 'uploads' in check),
+    )),
+  );
   const byId = new Map(input.fields.map((field) => [field.id, field]));
   for (const check of checked.deferred) {
     const field = byId.get(check.field_id);

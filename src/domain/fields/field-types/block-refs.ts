@@ -8,6 +8,16 @@ import { isPlainObject } from './problems.ts';
  */
 export type BlockRef = string | Record<string, unknown>;
 
+/**
+ * An upload a value names: a file value or gallery entry (with its own alt and title,
+ * which `required_alt_title` judges), or an SEO value's `image` (which has none).
+ */
+export type UploadMention = {
+  upload_id: string;
+  alt?: string | null;
+  title?: string | null;
+};
+
 /** What a record value points at, for the checks that need the database. */
 export type ValueReferences = {
   /** Records named by link, links, and structured text `itemLink` / `inlineItem` nodes. */
@@ -17,7 +27,7 @@ export type ValueReferences = {
   /** Structured text `inlineBlock` nodes. */
   inlineBlocks: BlockRef[];
   /** Uploads named by file, gallery and seo (`image`) values. */
-  uploads: string[];
+  uploads: UploadMention[];
 };
 
 export function noReferences(): ValueReferences {

@@ -1,4 +1,4 @@
-import type { BlockRef, ValueReferences } from './block-refs.ts';
+import type { BlockRef, UploadMention, ValueReferences } from './block-refs.ts';
 import { dastTextLength } from './dast.ts';
 import { unsafeHtml } from './html-safety.ts';
 import { isPlainObject } from './problems.ts';
@@ -54,15 +54,18 @@ export type DeferredCheck =
     }
   /** Checked against each upload's metadata (size, dimensions, format, default alt/title). */
   | {
-      validator:
-        | 'file_size'
-        | 'image_dimensions'
-        | 'image_aspect_ratio'
-        | 'extension'
-        | 'required_alt_title';
-      upload_ids: string[];
+      validator: UploadValidatorName;
+      uploads: UploadMention[];
       params: Params;
     };
+
+/** The validators judged against the metadata of the uploads a value names. */
+export type UploadValidatorName =
+  | 'file_size'
+  | 'image_dimensions'
+  | 'image_aspect_ratio'
+  | 'extension'
+  | 'required_alt_title';
 
 export type RuleInput = {
   /** Already fits the field type's shape; null only for rules that see `presence`. */
@@ -172,20 +175,11 @@ function blocksToCheck(
   };
 }
 
-function uploadsToCheck(
-  validator:
-    | 'file_size'
-    | 'image_dimensions'
-    | 'image_aspect_ratio'
-    | 'extension'
-    | 'required_alt_title',
-): RecordValueRule {
+function uploadsToCheck(validator: UploadValidatorName): RecordValueRule {
   return {
     sees: 'values',
     check: ({ params, refs }) =>
-      refs.uploads.length === 0
-        ? null
-        : { defer: { validator, upload_ids: [...new Set(refs.uploads)], params } },
+      refs.uploads.length === 0 ? null : { defer: { validator, uploads: refs.uploads, params } },
   };
 }
 

@@ -1,5 +1,5 @@
 import { isValidId } from '../../ids.ts';
-import { blockRefProblem, type ValueReferences } from './block-refs.ts';
+import { blockRefProblem, type UploadMention, type ValueReferences } from './block-refs.ts';
 import { dastProblem } from './dast.ts';
 import { isPlainObject, quoteList } from './problems.ts';
 import type { FieldType } from './types.ts';
@@ -66,7 +66,7 @@ function uploadProblem(value: unknown, refs: ValueReferences): string | null {
     ['upload_id'],
     UPLOAD_DESCRIPTION,
   );
-  if (!problem) refs.uploads.push((value as { upload_id: string }).upload_id);
+  if (!problem) refs.uploads.push(value as UploadMention);
   return problem;
 }
 
@@ -126,7 +126,7 @@ export const RECORD_VALUE_SHAPES: Readonly<Record<FieldType, RecordValueShape>> 
       '{title?, description?, image? (upload id), twitter_card? ("summary" | "summary_large_image"), no_index? (boolean)}',
     );
     const image = isPlainObject(value) ? value.image : undefined;
-    if (!problem && typeof image === 'string') refs.uploads.push(image);
+    if (!problem && typeof image === 'string') refs.uploads.push({ upload_id: image });
     return problem;
   },
   video: (value) =>

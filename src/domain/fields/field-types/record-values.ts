@@ -13,14 +13,16 @@
  *   reports them as 422 INVALID_FIELD.
  * - `deferred`: what needs the database — `unique` values, link targets and their models,
  *   blocks and their models, uploads' metadata — each with the field and locale it came from.
+ * - `uploads`: every upload a value names, with its field and locale: each must exist in
+ *   the environment, which only the records service can tell.
  * - `value`: what to store: localized values keyed by the record's locales in site order,
  *   `sanitized_html` values cleaned when the validator says `sanitize_before_validation`,
- *   an empty value as its type holds it (`[]` for links, gallery and modular content).
+ *   an empty value as its type holds it (`[]` for links, gallery and modular content), a file
+ *   value or gallery entry with all six keys (upload-values.ts).
  *
  * Null is always a valid shape (empty); emptiness is the `required` validator's business.
- * Until uploads exist, a value naming an upload (file, gallery entry, seo image) is refused.
  */
-import { noReferences, type ValueReferences } from './block-refs.ts';
+import { noReferences, type UploadMention, type ValueReferences } from './block-refs.ts';
 import { emptyValue, isListType } from './empty-values.ts';
 import { sanitizeHtml } from './html-safety.ts';
 import { isPlainObject, ownValue, quoteList } from './problems.ts';
@@ -33,6 +35,7 @@ import {
 } from './record-value-rules.ts';
 import { RECORD_VALUE_SHAPES } from './record-value-shapes.ts';
 import type { FieldDefinition, FieldType } from './types.ts';
+import { filledUploadValue } from './upload-values.ts';
 import type { ValidatorName } from './validators.ts';
 
 /** What the checks need of a field: its identity for messages, type, localization, validators. */
@@ -81,14 +84,19 @@ export type FieldDeferredCheck = DeferredCheck & {
   locale?: string;
 };
 
+/** An upload a value names, with the field (and locale) whose value names it. */
+export type FieldUploadMention = UploadMention & {
+  field: string;
+  field_id: string;
+  locale?: string;
+};
+
 export type RecordValueCheck = {
   issues: RecordValueIssue[];
   deferred: FieldDeferredCheck[];
+  uploads: FieldUploadMention[];
   value: unknown;
 };
-
-const UPLOADS_MISSING =
-  'this server does not store uploads yet, so file, gallery and SEO image values must stay empty';
 
 /** The field's validators in stored order, each with its rule (an unknown name is a bug). */
 function rulesOf(field: RecordField): [ValidatorName, RecordValueRule, Record<string, unknown>][] {
@@ -137,7 +145,7 @@ function checkOne(
       ...(validator ? { validator } : {}),
     });
 
-  const value =
+  let value =
     raw === undefined || raw === null ? emptyValue(field.field_type) : sanitized(field, raw);
   // An empty list is the type's empty value, as null is for other types: the same for
   // every rule (a `size` minimum judges a list that holds something).
@@ -149,10 +157,14 @@ function checkOne(
       issue('VALIDATION_INVALID', `${field.field_type} value ${shapeProblem}`);
       return value;
     }
-    if (refs.uploads.length > 0) {
-      issue('VALIDATION_INVALID', `names upload ${quoteList(refs.uploads)}: ${UPLOADS_MISSING}`);
-      return value;
-    }
+    value = filledUploadValue(field.field_type, value);
+    for (const mention of refs.uploads)
+      result.uploads.push({
+        ...mention,
+        field: field.api_key,
+        field_id: field.id,
+        ...(locale ? { locale } : {}),
+      });
   }
   for (const [name, rule, params] of rulesOf(field)) {
     if (empty && rule.sees === 'values') continue;
@@ -176,7 +188,7 @@ export function checkRecordValue(
   value: unknown,
   context: RecordValueContext,
 ): RecordValueCheck {
-  const result: RecordValueCheck = { issues: [], deferred: [], value: null };
+  const result: RecordValueCheck = { issues: [], deferred: [], uploads: [], value: null };
   if (!field.localized) {
     result.value = checkOne(field, value, undefined, result);
     return result;
@@ -285,12 +297,14 @@ export function checkRecordValues(
 ): {
   issues: RecordValueIssue[];
   deferred: FieldDeferredCheck[];
+  uploads: FieldUploadMention[];
   values: Record<string, unknown>;
   recordLocales: string[];
 } {
   const locales = recordLocales(fields, attributes, options);
   const issues: RecordValueIssue[] = [];
   const deferred: FieldDeferredCheck[] = [];
+  const uploads: FieldUploadMention[] = [];
   const values: Record<string, unknown> = {};
   for (const field of fields) {
     const checked = checkRecordValue(field, ownValue(attributes, field.api_key), {
@@ -301,7 +315,8 @@ export function checkRecordValues(
     });
     issues.push(...checked.issues);
     deferred.push(...checked.deferred);
+    uploads.push(...checked.uploads);
     values[field.api_key] = checked.value;
   }
-  return { issues, deferred, values, recordLocales: locales };
+  return { issues, deferred, uploads, values, recordLocales: locales };
 }

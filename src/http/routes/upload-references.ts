@@ -1,0 +1,36 @@
+import type { Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { readableOnly } from '../../domain/items/access.ts';
+import { uploadReferences } from '../../domain/uploads/record-references.ts';
+import { presentItem } from '../../presenters/item.ts';
+import { actorOf } from '../actor.ts';
+import { UploadReferencesDocument, UploadReferencesQuery } from '../schemas/upload-references.ts';
+import type { AppDeps } from '../types.ts';
+
+type ReferencesRequest = {
+  Params: { id: string };
+  Querystring: Static<typeof UploadReferencesQuery>;
+};
+
+/** `GET /uploads/:id/references`: the records whose values name the upload. */
+export async function uploadReferenceRoutes(app: FastifyInstance, _deps: AppDeps) {
+  app.get<ReferencesRequest>(
+    '/uploads/:id/references',
+    {
+      schema: { querystring: UploadReferencesQuery, response: { 200: UploadReferencesDocument } },
+      config: { uploadAction: 'read' },
+    },
+    async (request) => {
+      const actor = actorOf(request);
+      const records = await uploadReferences(request.scope, actor, request.params.id, {
+        version: request.query.version ?? 'current',
+        nested: request.query.nested === 'true',
+      });
+      const presented = records.map(({ row, model, fields, values }) =>
+        presentItem(row, model, fields, values),
+      );
+      // Only the referencing records the role may read are shown.
+      return { data: await readableOnly(actor, request.scope, presented) };
+    },
+  );
+}
