@@ -386,7 +386,8 @@ describe('uploads in blocks, duplicates, conversions, references, webhooks', () 
       nested: true,
     });
     const found = nowPublished.find((item) => item.id === record.id);
-    const [publishedSection] = found?.sections as unknown as {
+    assert.ok(found, 'published');
+    const [publishedSection] = found.sections as unknown as {
       attributes: Record<string, unknown>;
     }[];
     assert.deepEqual(publishedSection?.attributes.image, fullFile(photo.id, { alt: 'Red' }));
