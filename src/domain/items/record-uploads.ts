@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
+import { preparedShape } from '../../db/prepared.ts';
 import type { FieldIssue, ValidationCode } from '../errors.ts';
 import { validatorCode } from '../fields/field-types/record-value-rules.ts';
 import type {
@@ -10,18 +12,22 @@ import type { ItemField } from './model-fields.ts';
 
 type UploadCheck = Extract<FieldDeferredCheck, { uploads: unknown }>;
 
-/** The metadata of the named uploads of the environment, in one read. */
-async function uploadFacts(
-  db: EnvQueryable,
-  ids: readonly string[],
-): Promise<Map<string, UploadFacts>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
+/**
+ * The stored metadata of uploads by id: one statement of fixed shape (the ids as one array
+ * parameter), prepared once per connection, since every write naming uploads runs it.
+ */
+const uploadsByIds = preparedShape((db: EnvQueryable, ids: string[]) =>
+  db
     .selectFrom('uploads')
     .select(['id', 'path', 'size', 'mime_type', 'format', 'is_image', 'width', 'height'])
     .select('default_field_metadata')
-    .where('id', 'in', ids)
-    .execute();
+    .where(sql<boolean>`id = ANY(${ids}::text[])`),
+);
+
+/** The metadata of the named uploads of the environment, in one read. */
+async function uploadFacts(db: EnvQueryable, ids: string[]): Promise<Map<string, UploadFacts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await uploadsByIds(db, ids);
   return new Map(
     rows.map((row) => [
       row.id,
