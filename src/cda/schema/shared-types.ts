@@ -9,7 +9,15 @@ import {
   GraphQLObjectType,
   GraphQLString,
 } from 'graphql';
-import { BooleanType, DateScalar, DateTime, FloatType, IntType, ItemId } from './scalars.ts';
+import {
+  BooleanType,
+  DateScalar,
+  DateTime,
+  FloatType,
+  IntType,
+  ItemId,
+  UploadId,
+} from './scalars.ts';
 
 /** Types every generated schema holds, whatever its models: named as DatoCMS names them. */
 
@@ -197,6 +205,17 @@ export const FILTERS = {
   }),
   color: filterInput('ColorFilter', 'Specifies how to filter Color fields', exists),
   json: filterInput('JsonFilter', 'Specifies how to filter JSON fields', exists),
+  file: filterInput('FileFilter', 'Specifies how to filter Single-file/image fields', {
+    ...equality(UploadId),
+    ...exists,
+  }),
+  gallery: filterInput('GalleryFilter', 'Specifies how to filter Multiple files/images field', {
+    eq: { type: list(UploadId) },
+    allIn: { type: list(UploadId) },
+    anyIn: { type: list(UploadId) },
+    notIn: { type: list(UploadId) },
+    ...exists,
+  }),
   seo: filterInput('SeoFilter', 'Specifies how to filter SEO meta tags fields', exists),
   video: filterInput('VideoFilter', 'Specifies how to filter Video fields', exists),
 } as const;
