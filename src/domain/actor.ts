@@ -1,10 +1,23 @@
-import type { PresentedAccessToken } from '../presenters/access-token.ts';
+import type { AccessTokenRow } from '../db/schema.ts';
+
+/** What a token's presentation shows of its row. */
+export type TokenView = Pick<
+  AccessTokenRow,
+  | 'id'
+  | 'name'
+  | 'can_access_cda'
+  | 'can_access_cda_preview'
+  | 'can_access_cma'
+  | 'hardcoded_type'
+  | 'role_id'
+  | 'last_cma_access_at'
+>;
 
 /**
  * The caller's token as it authenticated, all its presentation shows but its last use
  * (which is the request itself): a record it creates names it as its creator.
  */
-export type CallerToken = Omit<PresentedAccessToken, 'last_cma_access_at'>;
+export type CallerToken = Omit<TokenView, 'last_cma_access_at'>;
 
 /** Who is calling: the authenticated token and the flags of its role. */
 export type Permission =

@@ -4,55 +4,34 @@ import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.
 import { executePrepared, preparedShape } from '../db/prepared.ts';
 import type { ProjectDatabase } from '../db/schema.ts';
 import type { Trx } from '../db/transaction.ts';
-import type { EnvironmentResource } from '../presenters/environment.ts';
-import type { Resource } from '../presenters/jsonapi.ts';
+import { type PresentedEvent, presentEvent } from '../presenters/event.ts';
 import { cacheTagsEntity } from './cda-cache-tags.ts';
+import type { SchemaEvent } from './domain-events.ts';
 import { type EnabledWebhook, enqueueWebhookCalls } from './fan-out.ts';
 import type { MatchableEvent } from './matching.ts';
 import { previousAsStored } from './previous-entity.ts';
 
-export type SchemaEvent =
-  | EventOf<'item_type', 'create' | 'update' | 'delete'>
-  | (EventOf<'item', 'create' | 'update' | 'delete' | 'publish' | 'unpublish'> & NestedEntities)
-  | EventOf<'environment', 'create' | 'promote' | 'delete', EnvironmentResource>
-  | EventOf<'maintenance_mode', 'change'>
-  | EventOf<'upload', 'create' | 'update' | 'delete'>
-  | EventOf<'cda_cache_tags', 'invalidate'>;
-
-type EventOf<EntityType extends string, EventType extends string, Entity = Resource> = {
-  entityType: EntityType;
-  eventType: EventType;
-  entity: Entity;
-  previousEntity?: Entity | null;
-  relatedEntities?: Resource[];
-};
-
-/**
- * A record with its blocks inline, for webhooks with nested_items_in_payload; absent when
- * its model holds no blocks (the plain entity is then the nested one too).
- */
-type NestedEntities = { nestedEntity?: Resource; nestedPreviousEntity?: Resource | null };
+export type { SchemaEvent } from './domain-events.ts';
 
 /**
  * The ids webhook filters can name this event by: a model by its id or its api_key,
  * the environment by its id and its type.
  */
-function matchable(event: SchemaEvent, environment: EnvironmentRef): MatchableEvent {
-  // A record's model is its first related entity.
+function matchable(
+  event: SchemaEvent,
+  presented: PresentedEvent,
+  environment: EnvironmentRef,
+): MatchableEvent {
   const model =
-    event.entityType === 'item_type'
-      ? event.entity
-      : event.entityType === 'item'
-        ? event.relatedEntities?.[0]
-        : undefined;
-  const apiKey = model?.attributes.api_key;
-  const modelKeys = model ? (typeof apiKey === 'string' ? [model.id, apiKey] : [model.id]) : [];
+    event.entityType === 'item_type' || event.entityType === 'item'
+      ? event.model.itemType
+      : undefined;
   return {
     entityType: event.entityType,
     eventType: event.eventType,
     filterKeys: {
-      ...(model ? { item_type: modelKeys } : {}),
-      ...(event.entityType === 'item' ? { item: [event.entity.id] } : {}),
+      ...(model ? { item_type: [model.id, model.api_key] } : {}),
+      ...(event.entityType === 'item' ? { item: [presented.entity.id] } : {}),
       environment: [environment.id],
       environment_type: [environment.isPrimary ? 'primary' : 'sandbox'],
     },
@@ -157,30 +136,34 @@ async function insertEventAfter(
   );
 }
 
-/** As emitEvent, for events of an environment itself (fork, promote, destroy…). */
+/**
+ * As emitEvent, for events of an environment itself (fork, promote, destroy…). The event
+ * is presented here, into the JSON its row stores and webhook payloads are made of: in
+ * the change's transaction and in the statement that inserts it.
+ */
 export async function recordEvent(
   trx: Trx,
   environment: EnvironmentRef,
   event: SchemaEvent,
   last?: LastWrites,
 ): Promise<void> {
+  const presented = presentEvent(event);
   const columns: EventColumns = [
     environment.id,
     environment.isPrimary,
     event.entityType,
     event.eventType,
-    event.entity.id,
-    JSON.stringify(event.entity),
-    JSON.stringify(previousAsStored(event.entity, event.previousEntity ?? null)),
-    JSON.stringify(event.relatedEntities ?? []),
+    presented.entity.id,
+    JSON.stringify(presented.entity),
+    JSON.stringify(previousAsStored(presented.entity, presented.previousEntity)),
+    JSON.stringify(presented.relatedEntities),
   ];
-  const nested: [string, string] | undefined =
-    event.entityType === 'item' && event.nestedEntity
-      ? [
-          JSON.stringify(event.nestedEntity),
-          JSON.stringify(previousAsStored(event.nestedEntity, event.nestedPreviousEntity ?? null)),
-        ]
-      : undefined;
+  const nested: [string, string] | undefined = presented.nestedEntity
+    ? [
+        JSON.stringify(presented.nestedEntity),
+        JSON.stringify(previousAsStored(presented.nestedEntity, presented.nestedPreviousEntity)),
+      ]
+    : undefined;
   const [inserted] =
     last && last.writes.length > 0
       ? await insertEventAfter(trx, last, columns, nested)
@@ -189,8 +172,8 @@ export async function recordEvent(
         : await insertPlainEvent(trx, ...columns);
   if (!inserted) throw new Error('the event insert returned no id');
   const webhooks = inserted.webhooks ?? [];
-  await enqueueWebhookCalls(trx, inserted.id, matchable(event, environment), webhooks);
-  await invalidateCacheTags(trx, environment, event, webhooks);
+  await enqueueWebhookCalls(trx, inserted.id, matchable(event, presented, environment), webhooks);
+  await invalidateCacheTags(trx, environment, event.entityType, presented, webhooks);
 }
 
 /**
@@ -200,15 +183,15 @@ export async function recordEvent(
 async function invalidateCacheTags(
   trx: Trx,
   environment: EnvironmentRef,
-  event: SchemaEvent,
+  entityType: SchemaEvent['entityType'],
+  presented: PresentedEvent,
   webhooks: EnabledWebhook[],
 ): Promise<void> {
-  if (event.entityType === 'cda_cache_tags') return;
   const wanted = webhooks.some((webhook) =>
     webhook.events.some((rule) => rule.entity_type === 'cda_cache_tags'),
   );
   if (!wanted) return;
-  const entity = cacheTagsEntity(event, environment);
+  const entity = cacheTagsEntity({ entityType, ...presented }, environment);
   if (!entity) return;
   const [inserted] = await insertPlainEvent(
     trx,

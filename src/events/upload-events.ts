@@ -1,6 +1,5 @@
 import type { ScopedTransaction } from '../db/environment-scope.ts';
 import type { Upload } from '../domain/uploads/upload.ts';
-import { presentUpload } from '../presenters/upload.ts';
 import { emitEvent } from './outbox.ts';
 
 /**
@@ -17,8 +16,8 @@ export async function emitUploadEvent(
   await emitEvent(tx, {
     entityType: 'upload',
     eventType,
-    entity: presentUpload(upload, assetsBase),
-    previousEntity: previous ? presentUpload(previous, assetsBase) : null,
-    relatedEntities: [],
+    upload,
+    assetsBase,
+    ...(previous ? { previous } : {}),
   });
 }

@@ -1,29 +1,13 @@
-import type { AccessTokenRow } from '../db/schema.ts';
+import type { TokenView } from '../domain/actor.ts';
+import type { IssuedToken } from '../domain/auth/access-tokens.ts';
 import { lastAccessBucket } from '../domain/auth/last-access.ts';
 import { type Resource, ref } from './jsonapi.ts';
-
-/** What a token's presentation shows of its row. */
-export type PresentedAccessToken = Pick<
-  AccessTokenRow,
-  | 'id'
-  | 'name'
-  | 'can_access_cda'
-  | 'can_access_cda_preview'
-  | 'can_access_cma'
-  | 'hardcoded_type'
-  | 'role_id'
-  | 'last_cma_access_at'
->;
 
 /**
  * `secret` is the token itself, known only right after it is made: the database keeps
  * its hash, so every other response carries null.
  */
-export function presentAccessToken(
-  row: PresentedAccessToken,
-  secret: string | null,
-  now: Date,
-): Resource {
+export function presentAccessToken(row: TokenView, secret: string | null, now: Date): Resource {
   return {
     type: 'access_token',
     id: row.id,
@@ -40,4 +24,9 @@ export function presentAccessToken(
     },
     relationships: { role: { data: ref('role', row.role_id) } },
   };
+}
+
+/** A token as its routes answer, presented at the moment of the answer. */
+export function presentIssuedToken({ row, secret }: IssuedToken): Resource {
+  return presentAccessToken(row, secret, new Date());
 }

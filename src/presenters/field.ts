@@ -1,11 +1,12 @@
-import type { FieldRow } from '../db/schema.ts';
+import type { FieldChange, FieldView } from '../domain/fields/service.ts';
+import { presentItemType } from './item-type.ts';
 import { type Resource, ref } from './jsonapi.ts';
 
 /**
  * A field as the API shows it (spec 02 §2): no meta, no legacy `appeareance`. Nothing the
  * database adds (seq, created_at) shows: a new field is presented before it is written.
  */
-export function presentField(row: Omit<FieldRow, 'seq' | 'created_at'>): Resource {
+export function presentField(row: FieldView): Resource {
   return {
     type: 'field',
     id: row.id,
@@ -26,5 +27,13 @@ export function presentField(row: Omit<FieldRow, 'seq' | 'created_at'>): Resourc
       item_type: { data: ref('item_type', row.item_type_id) },
       fieldset: { data: ref('fieldset', row.fieldset_id) },
     },
+  };
+}
+
+/** Field changes are jobs in DatoCMS; the document is the job's payload. */
+export function presentFieldChange(change: FieldChange) {
+  return {
+    data: presentField(change.field),
+    included: [presentItemType(change.model), ...change.shifted.map(presentField)],
   };
 }

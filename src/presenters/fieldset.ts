@@ -1,4 +1,6 @@
 import type { FieldsetRow } from '../db/schema.ts';
+import type { SchemaMember } from '../domain/fieldsets/reorder.ts';
+import { presentField } from './field.ts';
 import { type Resource, ref } from './jsonapi.ts';
 
 /** A fieldset as the API shows it (spec 05 §2). */
@@ -17,4 +19,9 @@ export function presentFieldset(row: FieldsetRow): Resource {
       item_type: { data: ref('item_type', row.item_type_id) },
     },
   };
+}
+
+/** A reordered member, as what it is. */
+export function presentSchemaMember(member: SchemaMember): Resource {
+  return member.kind === 'field' ? presentField(member.field) : presentFieldset(member.fieldset);
 }

@@ -1,13 +1,7 @@
-import type { ItemTypeRow } from '../db/schema.ts';
+import type { ModelView } from '../domain/fields/model-state.ts';
 import { type Resource, ref, refs } from './jsonapi.ts';
 
-/** Ids of a model's fields (in form order) and fieldsets, for its relationships. */
-export type ItemTypeChildren = { fieldIds: string[]; fieldsetIds: string[] };
-
-export function presentItemType(
-  row: Omit<ItemTypeRow, 'seq' | 'created_at'>,
-  children: ItemTypeChildren,
-): Resource {
+export function presentItemType({ itemType: row, children }: ModelView): Resource {
   return {
     type: 'item_type',
     id: row.id,

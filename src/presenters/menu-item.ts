@@ -1,10 +1,8 @@
-import type { MenuItemRow, SchemaMenuItemRow } from '../db/schema.ts';
+import type { MenuItemView } from '../domain/menu/menu-items.ts';
+import type { SchemaMenuItemView } from '../domain/menu/schema-menu-items.ts';
 import { type Resource, ref, refs } from './jsonapi.ts';
 
-export function presentMenuItem(
-  row: Omit<MenuItemRow, 'seq' | 'created_at'>,
-  childIds: string[],
-): Resource {
+export function presentMenuItem({ row, childIds }: MenuItemView): Resource {
   return {
     type: 'menu_item',
     id: row.id,
@@ -23,7 +21,7 @@ export function presentMenuItem(
   };
 }
 
-export function presentSchemaMenuItem(row: SchemaMenuItemRow, childIds: string[]): Resource {
+export function presentSchemaMenuItem({ row, childIds }: SchemaMenuItemView): Resource {
   return {
     type: 'schema_menu_item',
     id: row.id,

@@ -1,8 +1,8 @@
-import type { RoleRow } from '../db/schema.ts';
 import { type RoleAttributes, roleAttributes } from '../domain/auth/role-attributes.ts';
+import type { RoleView } from '../domain/auth/roles.ts';
 import { type Resource, refs } from './jsonapi.ts';
 
-export function presentRole(row: RoleRow, finalPermissions: RoleAttributes): Resource {
+export function presentRole({ row, finalPermissions }: RoleView): Resource {
   return {
     type: 'role',
     id: row.id,

@@ -1,15 +1,15 @@
-import type { SiteRow, SiteSettingsRow } from '../db/schema.ts';
+import type { SiteView, SiteWithSchema } from '../domain/site/service.ts';
+import { presentField } from './field.ts';
+import { presentFieldset } from './fieldset.ts';
+import { presentItemType } from './item-type.ts';
 import { isoTime, type Resource, refs } from './jsonapi.ts';
+import { presentKeptList } from './kept.ts';
 
 // The client types the owner as never null; a self-hosted project has one implicit owner.
 const OWNER = { type: 'account', id: '1' };
 
 /** The project's site row combined with one environment's settings. */
-export function presentSite(
-  project: SiteRow,
-  settings: SiteSettingsRow,
-  itemTypeIds: string[],
-): Resource {
+export function presentSite({ project, settings, itemTypeIds }: SiteView): Resource {
   const row = { ...project, ...settings, id: project.id };
   return {
     type: 'site',
@@ -55,5 +55,19 @@ export function presentSite(
       non_localized_focal_points: true,
       allow_custom_theme: true,
     },
+  };
+}
+
+/** The site document: the models, their fields and fieldsets in `included` when asked. */
+export function presentSiteWithSchema({ site, models, fields, fieldsets }: SiteWithSchema) {
+  const data = presentSite(site);
+  if (!models) return { data };
+  return {
+    data,
+    included: [
+      ...presentKeptList(models, presentItemType),
+      ...(fields ?? []).map(presentField),
+      ...(fieldsets ?? []).map(presentFieldset),
+    ],
   };
 }

@@ -1,6 +1,8 @@
 import type { WebhookCallRow } from '../db/schema.ts';
+import type { CallsPage, CallWithWebhook } from '../domain/webhook-calls/service.ts';
 import { maskSecretHeaders } from '../domain/webhooks/secret-headers.ts';
 import { isoTime, type Resource } from './jsonapi.ts';
+import { presentLoggedWebhook } from './webhook.ts';
 
 /** Credentials never leave the log: the scheme stays visible, the rest is masked. */
 function masked(headers: Record<string, string> | null): Record<string, string> | null {
@@ -32,4 +34,17 @@ export function presentWebhookCall(row: WebhookCallRow): Resource {
     },
     relationships: { webhook: { data: { type: 'webhook', id: row.webhook_id } } },
   };
+}
+
+/** The log page, its webhooks included without their credentials. */
+export function presentCallsPage(page: CallsPage) {
+  return {
+    data: page.calls.map(presentWebhookCall),
+    included: page.webhooks.map(presentLoggedWebhook),
+    meta: { total_count: page.total },
+  };
+}
+
+export function presentCallWithWebhook({ call, webhooks }: CallWithWebhook) {
+  return { data: presentWebhookCall(call), included: webhooks.map(presentLoggedWebhook) };
 }

@@ -1,5 +1,6 @@
 import type { WebhookRow } from '../db/schema.ts';
 import { MASK, maskSecretHeaders } from '../domain/webhooks/secret-headers.ts';
+import type { SigningSecret } from '../domain/webhooks/signing.ts';
 import type { Resource } from './jsonapi.ts';
 
 /**
@@ -46,6 +47,6 @@ export function presentLoggedWebhook(row: WebhookRow): Resource {
   };
 }
 
-export function presentSigningSecret(webhookId: string, secret: string): Resource {
+export function presentSigningSecret({ webhookId, secret }: SigningSecret): Resource {
   return { type: 'webhook_signing_secret', id: webhookId, attributes: { secret } };
 }

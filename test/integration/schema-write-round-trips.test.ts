@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { inEnvironmentTransaction, loadScope } from '../../src/db/environment-scope.ts';
 import { violatedUniqueConstraint } from '../../src/db/transaction.ts';
+import { newItemTypeDraft } from '../../src/domain/item-types/rules.ts';
 import { emitEvent } from '../../src/events/outbox.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { buildField, buildModel, buildRecord, buildWebhook } from '../support/factories.ts';
@@ -263,12 +264,15 @@ describe('round trips of schema writes', () => {
     const model = await buildModel(client);
     const other = await buildModel(client);
     const events = await count('events');
-    const entity = { type: 'item_type', id: model.id, attributes: {} };
+    const view = {
+      itemType: newItemTypeDraft(model.id, false),
+      children: { fieldIds: [], fieldsetIds: [] },
+    };
     await assert.rejects(
       inEnvironmentTransaction(await loadScope(server.db), (tx) =>
         emitEvent(
           tx,
-          { entityType: 'item_type', eventType: 'update', entity, previousEntity: entity },
+          { entityType: 'item_type', eventType: 'update', model: view, previous: view },
           {
             writes: [
               tx.db

@@ -10,9 +10,10 @@ import { type Db, openDatabase } from '../../src/db/client.ts';
 import { createPGlite } from '../../src/db/embedded.ts';
 import { inEnvironmentTransaction, loadScope } from '../../src/db/environment-scope.ts';
 import type { ProjectDatabase } from '../../src/db/schema.ts';
+import { newItemTypeDraft } from '../../src/domain/item-types/rules.ts';
 import { createWebhook } from '../../src/domain/webhooks/service.ts';
 import { WEBHOOK_CALLS_CHANNEL } from '../../src/events/channel.ts';
-import { emitEvent } from '../../src/events/outbox.ts';
+import { emitEvent, type SchemaEvent } from '../../src/events/outbox.ts';
 import { rejectsWithApiError } from '../support/api-errors.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { eventually } from '../support/delivery-fixtures.ts';
@@ -246,12 +247,14 @@ describe('the outbox writes the event and its calls in the caller’s transactio
     await outbox?.close();
   });
 
-  const event = (apiKey: string) =>
-    ({
-      entityType: 'item_type',
-      eventType: 'update',
-      entity: { type: 'item_type', id: `id-${apiKey}`, attributes: { api_key: apiKey } },
-    }) as const;
+  const event = (apiKey: string): SchemaEvent => ({
+    entityType: 'item_type',
+    eventType: 'update',
+    model: {
+      itemType: { ...newItemTypeDraft(`id-${apiKey}`, false), api_key: apiKey },
+      children: { fieldIds: [], fieldsetIds: [] },
+    },
+  });
 
   async function rows() {
     const events = await outbox.db.selectFrom('events').select('id').execute();

@@ -1,8 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { AccessTokenRow } from '../../db/schema.ts';
 import type { Queryable, Trx } from '../../db/transaction.ts';
-import { presentAccessToken } from '../../presenters/access-token.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
@@ -47,8 +45,11 @@ export async function insertAccessToken(
 /** An update: the client always sends every attribute; the role only when it changes. */
 export type AccessTokenUpdate = Omit<NewAccessToken, 'roleId'> & { roleId?: string };
 
-function present(row: AccessTokenRow, secret: string | null = null): Resource {
-  return presentAccessToken(row, secret, new Date());
+/** A token with its secret, known only right after it is made (the database keeps its hash). */
+export type IssuedToken = { row: AccessTokenRow; secret: string | null };
+
+function issued(row: AccessTokenRow, secret: string | null = null): IssuedToken {
+  return { row, secret };
 }
 
 async function findOrFail(db: Queryable, id: string): Promise<AccessTokenRow> {
@@ -96,26 +97,26 @@ async function assertMayAssign(trx: Trx, rights: Rights, roleId: string): Promis
   assertWithinRights(rights, await roleRights(trx, roleId), `The role of this API token`);
 }
 
-export async function listAccessTokens(db: Db): Promise<Resource[]> {
+export async function listAccessTokens(db: Db): Promise<IssuedToken[]> {
   const rows = await db.selectFrom('access_tokens').selectAll().orderBy('id').execute();
-  return rows.map((row) => present(row));
+  return rows.map((row) => issued(row));
 }
 
-export async function findAccessToken(db: Db, id: string): Promise<Resource> {
-  return present(await findOrFail(db, id));
+export async function findAccessToken(db: Db, id: string): Promise<IssuedToken> {
+  return issued(await findOrFail(db, id));
 }
 
 export async function createAccessToken(
   db: Db,
   caller: Actor,
   input: NewAccessToken,
-): Promise<Resource> {
+): Promise<IssuedToken> {
   try {
     return await inAuthTransaction(db, async (trx) => {
       await validate(trx, input, null);
       await assertMayAssign(trx, await callerRights(trx, caller), input.roleId);
       const { row, token } = await insertAccessToken(trx, input);
-      return present(row, token);
+      return issued(row, token);
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -127,7 +128,7 @@ export async function updateAccessToken(
   caller: Actor,
   id: string,
   input: AccessTokenUpdate,
-): Promise<Resource> {
+): Promise<IssuedToken> {
   try {
     return await inAuthTransaction(db, async (trx) => {
       const before = await findOrFail(trx, id);
@@ -152,7 +153,7 @@ export async function updateAccessToken(
         .where('id', '=', before.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return present(row);
+      return issued(row);
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -160,7 +161,11 @@ export async function updateAccessToken(
 }
 
 /** A new secret; the old one stops working with this commit. Built-in tokens too. */
-export async function regenerateAccessToken(db: Db, caller: Actor, id: string): Promise<Resource> {
+export async function regenerateAccessToken(
+  db: Db,
+  caller: Actor,
+  id: string,
+): Promise<IssuedToken> {
   return inAuthTransaction(db, async (trx) => {
     const before = await findOrFail(trx, id);
     await assertMayManage(trx, await callerRights(trx, caller), before);
@@ -171,7 +176,7 @@ export async function regenerateAccessToken(db: Db, caller: Actor, id: string): 
       .where('id', '=', before.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return present(row, token);
+    return issued(row, token);
   });
 }
 
@@ -184,7 +189,7 @@ export async function destroyAccessToken(
   caller: Actor,
   id: string,
   destinationTokenId: string | undefined,
-): Promise<Resource> {
+): Promise<IssuedToken> {
   return inAuthTransaction(db, async (trx) => {
     const target = await findOrFail(trx, id);
     await assertMayManage(trx, await callerRights(trx, caller), target);
@@ -203,6 +208,6 @@ export async function destroyAccessToken(
       }
     }
     await trx.deleteFrom('access_tokens').where('id', '=', target.id).execute();
-    return present(target);
+    return issued(target);
   });
 }

@@ -2,8 +2,6 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { RoleRow } from '../../db/schema.ts';
 import type { Queryable, Trx } from '../../db/transaction.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentRole } from '../../presenters/role.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError, NotFound } from '../errors.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
@@ -28,12 +26,15 @@ async function allRoles(db: Queryable): Promise<RoleRow[]> {
   return db.selectFrom('roles').selectAll().orderBy('id').execute();
 }
 
-async function present(db: Queryable, row: RoleRow): Promise<Resource> {
-  return presentRole(row, finalPermissions(row.id, await loadRoleChain(db, row.id)));
+/** A role with what holding it grants, inherited rights included. */
+export type RoleView = { row: RoleRow; finalPermissions: RoleAttributes };
+
+async function viewOf(db: Queryable, row: RoleRow): Promise<RoleView> {
+  return { row, finalPermissions: finalPermissions(row.id, await loadRoleChain(db, row.id)) };
 }
 
-function presentAll(rows: RoleRow[], graph: RoleGraph): Resource[] {
-  return rows.map((row) => presentRole(row, finalPermissions(row.id, graph)));
+function viewsOf(rows: RoleRow[], graph: RoleGraph): RoleView[] {
+  return rows.map((row) => ({ row, finalPermissions: finalPermissions(row.id, graph) }));
 }
 
 function draftOf(row: RoleRow): RoleDraft {
@@ -99,16 +100,16 @@ async function checkedDraft(
   return draft;
 }
 
-export async function listRoles(db: Db): Promise<Resource[]> {
+export async function listRoles(db: Db): Promise<RoleView[]> {
   const rows = await allRoles(db);
-  return presentAll(rows, roleGraph(rows));
+  return viewsOf(rows, roleGraph(rows));
 }
 
-export async function findRole(db: Db, id: string): Promise<Resource> {
-  return present(db, await findOrFail(db, id));
+export async function findRole(db: Db, id: string): Promise<RoleView> {
+  return viewOf(db, await findOrFail(db, id));
 }
 
-export async function createRole(db: Db, caller: Actor, input: RoleInput): Promise<Resource> {
+export async function createRole(db: Db, caller: Actor, input: RoleInput): Promise<RoleView> {
   try {
     return await inAuthTransaction(db, async (trx) => {
       const draft = await checkedDraft(trx, await callerRights(trx, caller), null, input);
@@ -117,7 +118,7 @@ export async function createRole(db: Db, caller: Actor, input: RoleInput): Promi
         .values(columns(draft))
         .returningAll()
         .executeTakeFirstOrThrow();
-      return present(trx, row);
+      return viewOf(trx, row);
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -129,7 +130,7 @@ export async function updateRole(
   caller: Actor,
   id: string,
   input: RoleInput,
-): Promise<Resource> {
+): Promise<RoleView> {
   try {
     return await inAuthTransaction(db, async (trx) => {
       const before = await findOrFail(trx, id);
@@ -142,7 +143,7 @@ export async function updateRole(
         .where('id', '=', before.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return present(trx, row);
+      return viewOf(trx, row);
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -153,7 +154,7 @@ export async function updateRole(
  * A copy named "<name> (copy #N)" with the smallest free N, inheriting from the same
  * roles. Only of a role within the caller's rights: the copy grants what it grants.
  */
-export async function duplicateRole(db: Db, caller: Actor, id: string): Promise<Resource> {
+export async function duplicateRole(db: Db, caller: Actor, id: string): Promise<RoleView> {
   return inAuthTransaction(db, async (trx) => {
     const source = await findOrFail(trx, id);
     await assertMayManage(trx, await callerRights(trx, caller), source);
@@ -164,12 +165,12 @@ export async function duplicateRole(db: Db, caller: Actor, id: string): Promise<
       .values(columns({ ...draftOf(source), name: `${source.name} (copy #${n})` }))
       .returningAll()
       .executeTakeFirstOrThrow();
-    return present(trx, row);
+    return viewOf(trx, row);
   });
 }
 
 /** Refuses while a token uses the role or another role inherits from it, or it is above the caller. */
-export async function destroyRole(db: Db, caller: Actor, id: string): Promise<Resource> {
+export async function destroyRole(db: Db, caller: Actor, id: string): Promise<RoleView> {
   return inAuthTransaction(db, async (trx) => {
     const target = await findOrFail(trx, id);
     await assertMayManage(trx, await callerRights(trx, caller), target);
@@ -191,7 +192,7 @@ export async function destroyRole(db: Db, caller: Actor, id: string): Promise<Re
         role_ids: heirs.map((role) => role.id),
       });
     }
-    const deleted = await present(trx, target);
+    const deleted = await viewOf(trx, target);
     await trx.deleteFrom('roles').where('id', '=', target.id).execute();
     return deleted;
   });

@@ -1,14 +1,11 @@
 import type { Db } from '../../db/client.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { presentMaintenanceMode } from '../../presenters/environment.ts';
 import { assertReaches, type EnvironmentsAccess } from '../auth/environment-reach.ts';
 import { primaryEnvironment } from './primary.ts';
 
-export type MaintenanceModeResource = ReturnType<typeof presentMaintenanceMode>;
-
-export async function findMaintenanceMode(db: Db): Promise<MaintenanceModeResource> {
+export async function findMaintenanceMode(db: Db): Promise<boolean> {
   const site = await db.selectFrom('site').select('maintenance_mode').executeTakeFirstOrThrow();
-  return presentMaintenanceMode(site.maintenance_mode);
+  return site.maintenance_mode;
 }
 
 /**
@@ -21,7 +18,7 @@ export async function setMaintenanceMode(
   db: Db,
   access: EnvironmentsAccess,
   active: boolean,
-): Promise<MaintenanceModeResource> {
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const primary = await primaryEnvironment(trx);
     assertReaches(access, primary);
@@ -30,8 +27,7 @@ export async function setMaintenanceMode(
       .select(['id', 'maintenance_mode'])
       .forUpdate()
       .executeTakeFirstOrThrow();
-    const resource = presentMaintenanceMode(active);
-    if (before.maintenance_mode === active) return resource;
+    if (before.maintenance_mode === active) return active;
     await trx
       .updateTable('site')
       .set({ maintenance_mode: active })
@@ -40,8 +36,8 @@ export async function setMaintenanceMode(
     await recordEvent(trx, primary, {
       entityType: 'maintenance_mode',
       eventType: 'change',
-      entity: { ...resource, attributes: { ...resource.attributes } },
+      active,
     });
-    return resource;
+    return active;
   });
 }

@@ -12,7 +12,6 @@ import { closeWriteGate } from '../../db/environment-write-gate.ts';
 import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { recordEvent } from '../../events/outbox.ts';
-import { type EnvironmentResource, presentEnvironment } from '../../presenters/environment.ts';
 import { assertReaches, type EnvironmentsAccess } from '../auth/environment-reach.ts';
 import {
   copyRolePermissions,
@@ -34,7 +33,7 @@ async function lockEnvironments(trx: Trx): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${sql.lit(ENVIRONMENTS_LOCK_KEY)})`.execute(trx);
 }
 
-export async function listEnvironments(db: Db): Promise<EnvironmentResource[]> {
+export async function listEnvironments(db: Db): Promise<EnvironmentRow[]> {
   const rows = await db
     .selectFrom('environments')
     .selectAll()
@@ -42,7 +41,7 @@ export async function listEnvironments(db: Db): Promise<EnvironmentResource[]> {
     .orderBy('created_at')
     .orderBy('number')
     .execute();
-  return rows.map(presentEnvironment);
+  return rows;
 }
 
 async function findRow(db: Db | Trx, id: string): Promise<EnvironmentRow | undefined> {
@@ -55,8 +54,8 @@ async function findRowOrFail(db: Db | Trx, id: string): Promise<EnvironmentRow> 
   return row;
 }
 
-export async function findEnvironment(db: Db, id: string): Promise<EnvironmentResource> {
-  return presentEnvironment(await findRowOrFail(db, id));
+export async function findEnvironment(db: Db, id: string): Promise<EnvironmentRow> {
+  return await findRowOrFail(db, id);
 }
 
 /** A new environment id: the CLI reads a clash as INVALID_FIELD on `name`. */
@@ -94,9 +93,9 @@ const CHUNK_ROWS = { embedded: 1_000, postgres: 10_000 } as const;
 
 export type StartedFork = {
   /** The new environment, `creating`. */
-  environment: EnvironmentResource;
+  environment: EnvironmentRow;
   /** Settles when the copy is ready (or has failed and been removed). */
-  completion: Promise<EnvironmentResource>;
+  completion: Promise<EnvironmentRow>;
 };
 
 type Registered = { created: EnvironmentRow; source: EnvironmentRow };
@@ -170,7 +169,7 @@ async function forkInOneTransaction(db: Db, options: ForkRequest): Promise<Start
   });
   try {
     const { created } = await registered;
-    return { environment: presentEnvironment(created), completion };
+    return { environment: created, completion };
   } catch (error) {
     completion.catch(() => {}); // the same error, thrown here
     throw error;
@@ -227,7 +226,7 @@ async function forkInSteps(db: Db, options: ForkRequest): Promise<StartedFork> {
       if (options.fast) await endReadOnly(db, source);
     }
   })();
-  return { environment: presentEnvironment(created), completion };
+  return { environment: created, completion };
 }
 
 /**
@@ -296,7 +295,7 @@ async function register(db: Db, options: ForkRequest, holdLock: boolean): Promis
   }
 }
 
-async function markReady(trx: Trx, target: EnvironmentRow): Promise<EnvironmentResource> {
+async function markReady(trx: Trx, target: EnvironmentRow): Promise<EnvironmentRow> {
   const ready = await trx
     .updateTable('environments')
     .set({
@@ -307,11 +306,11 @@ async function markReady(trx: Trx, target: EnvironmentRow): Promise<EnvironmentR
     .where('number', '=', target.number)
     .returningAll()
     .executeTakeFirstOrThrow();
-  const environment = presentEnvironment(ready);
+  const environment = ready;
   await recordEvent(trx, environmentRef(ready), {
     entityType: 'environment',
     eventType: 'create',
-    entity: environment,
+    environment,
   });
   return environment;
 }
@@ -342,7 +341,7 @@ export async function promoteEnvironment(
   db: Db,
   access: EnvironmentsAccess,
   id: string,
-): Promise<EnvironmentResource> {
+): Promise<EnvironmentRow> {
   return db.transaction().execute(async (trx) => {
     await lockEnvironments(trx);
     const target = await findRowOrFail(trx, id);
@@ -367,11 +366,11 @@ export async function promoteEnvironment(
       .where('number', '=', target.number)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const environment = presentEnvironment(promoted);
+    const environment = promoted;
     await recordEvent(trx, environmentRef(promoted), {
       entityType: 'environment',
       eventType: 'promote',
-      entity: environment,
+      environment,
     });
     return environment;
   });
@@ -383,14 +382,14 @@ export async function renameEnvironment(
   access: EnvironmentsAccess,
   id: string,
   newId: string,
-): Promise<EnvironmentResource> {
+): Promise<EnvironmentRow> {
   checkNewEnvironmentId(newId);
   try {
     return await db.transaction().execute(async (trx) => {
       await lockEnvironments(trx);
       const target = await findRowOrFail(trx, id);
       assertReaches(access, environmentRef(target));
-      if (newId === target.id) return presentEnvironment(target);
+      if (newId === target.id) return target;
       await checkIdFree(trx, newId);
       const renamed = await trx
         .updateTable('environments')
@@ -404,7 +403,7 @@ export async function renameEnvironment(
         .where('forked_from', '=', id)
         .execute();
       await renameRolePermissions(trx, id, newId);
-      return presentEnvironment(renamed);
+      return renamed;
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -419,7 +418,7 @@ export async function destroyEnvironment(
   db: Db,
   access: EnvironmentsAccess,
   id: string,
-): Promise<EnvironmentResource> {
+): Promise<EnvironmentRow> {
   return db.transaction().execute(async (trx) => {
     await lockEnvironments(trx);
     const target = await findRowOrFail(trx, id);
@@ -449,11 +448,11 @@ export async function destroyEnvironment(
     await dropEnvironmentSchema(trx, target.schema_name);
     await trx.deleteFrom('environments').where('number', '=', target.number).execute();
     await dropRolePermissions(trx, target.id);
-    const environment = presentEnvironment(target);
+    const environment = target;
     await recordEvent(trx, environmentRef(target), {
       entityType: 'environment',
       eventType: 'delete',
-      entity: environment,
+      environment,
     });
     return environment;
   });

@@ -4,11 +4,9 @@ import { preparedShape } from '../../db/prepared.ts';
 import { fromRowJson, type RowJson } from '../../db/row-json.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent, type LastWrites } from '../../events/outbox.ts';
-import { presentItemType } from '../../presenters/item-type.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';
 import { NotFound } from '../errors.ts';
-import { arrangeChildren } from '../item-types/repo.ts';
+import { arrangeChildren, type ItemTypeChildren } from '../item-types/repo.ts';
 import type { ValueHolders } from '../items/schema-changes.ts';
 import { type GroupKey, type MemberKind, type Placed, sortGroup } from '../positions/order.ts';
 
@@ -242,10 +240,16 @@ export function summaryOf(field: FieldSummary): FieldSummary {
   return { id, item_type_id, fieldset_id, position, field_type, api_key, label };
 }
 
-/** The model as the item-type API presents it, fields in form order. */
-export function presentModel(state: ModelState): Resource {
+/** A model with the ids of its fields (in form order) and fieldsets: what it shows. */
+export type ModelView = {
+  itemType: Omit<ItemTypeRow, 'seq' | 'created_at'>;
+  children: ItemTypeChildren;
+};
+
+/** The model's view from its state, fields in form order. */
+export function modelView(state: ModelState): ModelView {
   const children = arrangeChildren(state, [state.itemType.id]).get(state.itemType.id);
-  return presentItemType(state.itemType, children ?? { fieldIds: [], fieldsetIds: [] });
+  return { itemType: state.itemType, children: children ?? { fieldIds: [], fieldsetIds: [] } };
 }
 
 /** Full rows of these fields of the model, in form order (the order of `state`). */
@@ -266,13 +270,9 @@ export async function fullFieldsInFormOrder(
 /** Any change to a model's fields or fieldsets is an update of the model (spec 02 §10). */
 export async function emitModelUpdate(
   tx: ScopedTransaction,
-  previous: Resource,
-  entity: Resource,
+  previous: ModelView,
+  model: ModelView,
   last?: LastWrites,
 ): Promise<void> {
-  await emitEvent(
-    tx,
-    { entityType: 'item_type', eventType: 'update', entity, previousEntity: previous },
-    last,
-  );
+  await emitEvent(tx, { entityType: 'item_type', eventType: 'update', model, previous }, last);
 }

@@ -5,8 +5,6 @@ import {
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
 import type { FieldRow } from '../../db/schema.ts';
-import { presentField } from '../../presenters/field.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { checkApiKey } from '../api-key.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';
 import { Issues, NotFound } from '../errors.ts';
@@ -43,7 +41,8 @@ import {
   groupIn,
   loadModelState,
   type ModelState,
-  presentModel,
+  type ModelView,
+  modelView,
   summaryOf,
   withNewField,
   withoutField,
@@ -60,8 +59,11 @@ import {
   updatedDefinition,
 } from './rules.ts';
 
-/** A changed field, with its model (and any field that shifted) for `included`. */
-export type FieldChange = { field: Resource; included: Resource[] };
+/** A field as stored, less what the database adds (a new field is shown before it is written). */
+export type FieldView = Omit<FieldRow, 'seq' | 'created_at'>;
+
+/** A changed field, with its model as the change left it and the fields it shifted. */
+export type FieldChange = { field: FieldView; model: ModelView; shifted: FieldView[] };
 
 function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKey {
   return { itemTypeId: field.item_type_id, fieldsetId: field.fieldset_id };
@@ -70,30 +72,28 @@ function groupOf(field: Pick<FieldRow, 'item_type_id' | 'fieldset_id'>): GroupKe
 export async function listFields(
   scope: Scope,
   itemTypeIdOrKey: string,
-): Promise<readonly Resource[]> {
+): Promise<readonly FieldView[]> {
   return cachedSchemaRead(scope, `fields-of:${itemTypeIdOrKey}`, async () => {
     const state = await findModelState(scope.db, itemTypeIdOrKey);
-    return (await fullFieldsInFormOrder(scope.db, state)).map(presentField);
+    return fullFieldsInFormOrder(scope.db, state);
   });
 }
 
-export async function findField(scope: Scope, idOrKey: string): Promise<Resource> {
-  return cachedSchemaRead(scope, `field:${idOrKey}`, async () =>
-    presentField(await repo.findFieldOrFail(scope.db, idOrKey)),
-  );
+export async function findField(scope: Scope, idOrKey: string): Promise<FieldView> {
+  return cachedSchemaRead(scope, `field:${idOrKey}`, () => repo.findFieldOrFail(scope.db, idOrKey));
 }
 
 /** Fields of any model whose validators name this model. */
 export async function referencingFields(
   scope: Scope,
   itemTypeIdOrKey: string,
-): Promise<Resource[]> {
+): Promise<FieldView[]> {
   const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
-  return (await fieldsReferencing(scope.db, itemType.id)).map(presentField);
+  return fieldsReferencing(scope.db, itemType.id);
 }
 
 /** The referencing fields, then this model's own fields that link to records. */
-export async function relatedFields(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
+export async function relatedFields(scope: Scope, itemTypeIdOrKey: string): Promise<FieldView[]> {
   const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
   const [referencing, state] = await Promise.all([
     fieldsReferencing(scope.db, itemType.id),
@@ -103,7 +103,7 @@ export async function relatedFields(scope: Scope, itemTypeIdOrKey: string): Prom
     LINK_VALIDATORS.some((name) => field.validators[name] !== undefined),
   );
   const seen = new Set(referencing.map((field) => field.id));
-  return [...referencing, ...links.filter((field) => !seen.has(field.id))].map(presentField);
+  return [...referencing, ...links.filter((field) => !seen.has(field.id))];
 }
 
 /**
@@ -201,16 +201,16 @@ async function addField(
   shifted: Placement['shifted'],
   holders: ValueHolders,
 ): Promise<FieldChange> {
-  const entity = presentModel(withNewField(state, summaryOf(field), shifted));
+  const model = modelView(withNewField(state, summaryOf(field), shifted));
   const insert = repo.fieldInsert(tx.db, field);
   if (holders.records || holders.blocks) {
     await insert.execute();
     await fillNewField(tx.db, field, holders);
-    await emitModelUpdate(tx, presentModel(state), entity);
+    await emitModelUpdate(tx, modelView(state), model);
   } else {
-    await emitModelUpdate(tx, presentModel(state), entity, { writes: [insert] });
+    await emitModelUpdate(tx, modelView(state), model, { writes: [insert] });
   }
-  return { field: presentField(field), included: [entity] };
+  return { field, model, shifted: [] };
 }
 
 function blankField(id: string, itemTypeId: string, fieldType: string): repo.FieldDraft {
@@ -244,7 +244,7 @@ export async function updateField(
       const a = input.attributes;
       const definitionTouched = touchesDefinition(a);
       const locales = definitionTouched ? await siteLocales(trx) : [];
-      const previous = presentModel(state);
+      const previous = modelView(state);
       const siblings = state.fields.filter((field) => field.id !== before.id);
       const issues = new Issues('Field');
       const current = definitionOf(before);
@@ -269,7 +269,7 @@ export async function updateField(
       const moves = placement !== null;
       if (placement) next.position = placement.position;
       if (repo.changedColumns(before, next).length === 0)
-        return { field: presentField(before), included: [previous] };
+        return { field: before, model: previous, shifted: [] };
 
       const row: FieldRow = { ...before, ...next };
       const released = releasedRelationships(state.itemType, row.id, row.field_type);
@@ -288,11 +288,11 @@ export async function updateField(
       const itemType = await releaseRelationships(trx, state.itemType, released);
       const after =
         moves || itemType !== state.itemType ? await loadModelState(trx, row.item_type_id) : null;
-      const entity = after ? presentModel(after) : previous;
+      const model = after ? modelView(after) : previous;
       await emitModelUpdate(
         tx,
         previous,
-        entity,
+        model,
         onlyTheRow ? { writes: [repo.fieldRowUpdate(trx, next)] } : undefined,
       );
       const shiftedIds = new Set(
@@ -302,10 +302,7 @@ export async function updateField(
       );
       const shiftedFields =
         after && shiftedIds.size > 0 ? await fullFieldsInFormOrder(trx, after, shiftedIds) : [];
-      return {
-        field: presentField(row),
-        included: [entity, ...shiftedFields.map(presentField)],
-      };
+      return { field: row, model, shifted: shiftedFields };
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -351,9 +348,9 @@ export async function destroyField(scope: Scope, idOrKey: string): Promise<Field
     const shifted = await removeMemberIn(trx, group, groupIn(state, group), field.id);
     await repo.deleteField(trx, field.id);
     await dropFieldValues(trx, field);
-    const entity = presentModel(withoutField({ ...state, itemType }, field.id, shifted));
-    await emitModelUpdate(tx, presentModel(state), entity);
-    return { field: presentField(field), included: [entity] };
+    const model = modelView(withoutField({ ...state, itemType }, field.id, shifted));
+    await emitModelUpdate(tx, modelView(state), model);
+    return { field, model, shifted: [] };
   });
 }
 

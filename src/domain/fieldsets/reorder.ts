@@ -1,18 +1,21 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
-import { presentField } from '../../presenters/field.ts';
-import { presentFieldset } from '../../presenters/fieldset.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
+import type { FieldRow, FieldsetRow } from '../../db/schema.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import {
   emitModelUpdate,
   fullFieldsInFormOrder,
   loadModelState,
-  presentModel,
+  modelView,
 } from '../fields/model-state.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';
 import type { MemberKind, Placed } from '../positions/order.ts';
 import { layoutGroups, type ReorderRequest } from '../positions/reorder.ts';
+
+/** A field or a fieldset of a model, as a reorder answers it. */
+export type SchemaMember =
+  | { kind: 'field'; field: FieldRow }
+  | { kind: 'fieldset'; fieldset: FieldsetRow };
 
 /** One entry of the request; fieldsetId undefined keeps a field in its fieldset. */
 export type ReorderEntry = {
@@ -52,7 +55,7 @@ export async function reorderFieldsAndFieldsets(
   scope: Scope,
   itemTypeIdOrKey: string,
   entries: ReorderEntry[],
-): Promise<Resource[]> {
+): Promise<SchemaMember[]> {
   checkEntries(entries);
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
@@ -87,14 +90,21 @@ export async function reorderFieldsAndFieldsets(
     }
 
     const after = await loadModelState(trx, itemType.id);
-    await emitModelUpdate(tx, presentModel(state), presentModel(after));
+    await emitModelUpdate(tx, modelView(state), modelView(after));
     const listed = new Set(entries.map((entry) => entry.id));
     const [fieldRows, fieldsetRows] = await Promise.all([
       fullFieldsInFormOrder(trx, after, listed),
       trx.selectFrom('fieldsets').selectAll().where('item_type_id', '=', itemType.id).execute(),
     ]);
-    const fields = new Map(fieldRows.map((row) => [row.id, presentField(row)]));
-    const fieldsets = new Map(fieldsetRows.map((row) => [row.id, presentFieldset(row)]));
+    const fields = new Map(
+      fieldRows.map((field): [string, SchemaMember] => [field.id, { kind: 'field', field }]),
+    );
+    const fieldsets = new Map(
+      fieldsetRows.map((fieldset): [string, SchemaMember] => [
+        fieldset.id,
+        { kind: 'fieldset', fieldset },
+      ]),
+    );
     return entries.flatMap((entry) => fields.get(entry.id) ?? fieldsets.get(entry.id) ?? []);
   });
 }

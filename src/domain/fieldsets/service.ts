@@ -4,10 +4,8 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { FieldsetRow } from '../../db/schema.ts';
-import { presentFieldset } from '../../presenters/fieldset.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { Issues, NotFound } from '../errors.ts';
-import { emitModelUpdate, loadModelState, presentModel } from '../fields/model-state.ts';
+import { emitModelUpdate, loadModelState, modelView } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { checkRoomFor } from '../limits.ts';
@@ -29,7 +27,7 @@ async function findFieldsetOrFail(db: EnvQueryable, id: string): Promise<Fieldse
   return row;
 }
 
-export async function listFieldsets(scope: Scope, itemTypeIdOrKey: string): Promise<Resource[]> {
+export async function listFieldsets(scope: Scope, itemTypeIdOrKey: string): Promise<FieldsetRow[]> {
   const itemType = await findItemTypeOrFail(scope.db, itemTypeIdOrKey);
   const rows = await scope.db
     .selectFrom('fieldsets')
@@ -38,18 +36,18 @@ export async function listFieldsets(scope: Scope, itemTypeIdOrKey: string): Prom
     .orderBy('position')
     .orderBy('seq')
     .execute();
-  return rows.map(presentFieldset);
+  return rows;
 }
 
-export async function findFieldset(scope: Scope, id: string): Promise<Resource> {
-  return presentFieldset(await findFieldsetOrFail(scope.db, id));
+export async function findFieldset(scope: Scope, id: string): Promise<FieldsetRow> {
+  return await findFieldsetOrFail(scope.db, id);
 }
 
 export async function createFieldset(
   scope: Scope,
   itemTypeIdOrKey: string,
   input: FieldsetInput,
-): Promise<Resource> {
+): Promise<FieldsetRow> {
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
@@ -75,9 +73,9 @@ export async function createFieldset(
         .values({ ...draft, position: placement.position })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const entity = presentModel(await loadModelState(trx, owner.id));
-      await emitModelUpdate(tx, presentModel(state), entity);
-      return presentFieldset(row);
+      const entity = modelView(await loadModelState(trx, owner.id));
+      await emitModelUpdate(tx, modelView(state), entity);
+      return row;
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -88,7 +86,7 @@ export async function updateFieldset(
   scope: Scope,
   id: string,
   input: FieldsetInput,
-): Promise<Resource> {
+): Promise<FieldsetRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const before = await findFieldsetOrFail(trx, id);
@@ -104,7 +102,7 @@ export async function updateFieldset(
       draft.hint === before.hint &&
       draft.collapsible === before.collapsible &&
       draft.start_collapsed === before.start_collapsed;
-    if (unchanged) return presentFieldset(before);
+    if (unchanged) return before;
 
     const state = await loadModelState(trx, before.item_type_id);
     const group = topLevelOf(before.item_type_id);
@@ -131,10 +129,10 @@ export async function updateFieldset(
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const previous = presentModel(state);
-    const entity = moves ? presentModel(await loadModelState(trx, row.item_type_id)) : previous;
+    const previous = modelView(state);
+    const entity = moves ? modelView(await loadModelState(trx, row.item_type_id)) : previous;
     await emitModelUpdate(tx, previous, entity);
-    return presentFieldset(row);
+    return row;
   });
 }
 
@@ -142,7 +140,7 @@ export async function updateFieldset(
  * Deletes a fieldset. Its fields are kept: the top level closes the fieldset's gap, and
  * they are appended to it in their order (spec 05 §4).
  */
-export async function destroyFieldset(scope: Scope, id: string): Promise<Resource> {
+export async function destroyFieldset(scope: Scope, id: string): Promise<FieldsetRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const fieldset = await findFieldsetOrFail(trx, id);
@@ -158,8 +156,8 @@ export async function destroyFieldset(scope: Scope, id: string): Promise<Resourc
     );
     await storeGroup(trx, topLevel, top, after);
     await trx.deleteFrom('fieldsets').where('id', '=', id).execute();
-    const entity = presentModel(await loadModelState(trx, fieldset.item_type_id));
-    await emitModelUpdate(tx, presentModel(state), entity);
-    return presentFieldset(fieldset);
+    const entity = modelView(await loadModelState(trx, fieldset.item_type_id));
+    await emitModelUpdate(tx, modelView(state), entity);
+    return fieldset;
   });
 }

@@ -4,8 +4,6 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { ItemTypeFilterRow } from '../../db/schema.ts';
-import { presentItemTypeFilter } from '../../presenters/item-type-filter.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -23,18 +21,18 @@ async function findOrFail(db: EnvQueryable, id: string): Promise<ItemTypeFilterR
   return row;
 }
 
-export async function listItemTypeFilters(scope: Scope): Promise<Resource[]> {
-  return (await repo.listItemTypeFilters(scope.db)).map(presentItemTypeFilter);
+export async function listItemTypeFilters(scope: Scope): Promise<ItemTypeFilterRow[]> {
+  return await repo.listItemTypeFilters(scope.db);
 }
 
-export async function findItemTypeFilter(scope: Scope, id: string): Promise<Resource> {
-  return presentItemTypeFilter(await findOrFail(scope.db, id));
+export async function findItemTypeFilter(scope: Scope, id: string): Promise<ItemTypeFilterRow> {
+  return await findOrFail(scope.db, id);
 }
 
 export async function createItemTypeFilter(
   scope: Scope,
   input: ItemTypeFilterInput,
-): Promise<Resource> {
+): Promise<ItemTypeFilterRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const idIssues = new Issues('ItemTypeFilter');
     await checkNewId(tx.db, idIssues, 'id', input.id, 'item_type_filters');
@@ -43,7 +41,7 @@ export async function createItemTypeFilter(
     const draft = validateItemTypeFilter(next, {
       itemType: await repo.findItemType(tx.db, next.item_type_id),
     });
-    return presentItemTypeFilter(await repo.insertItemTypeFilter(tx.db, draft));
+    return await repo.insertItemTypeFilter(tx.db, draft);
   });
 }
 
@@ -51,20 +49,20 @@ export async function updateItemTypeFilter(
   scope: Scope,
   id: string,
   input: ItemTypeFilterInput,
-): Promise<Resource> {
+): Promise<ItemTypeFilterRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const next = applyItemTypeFilterInput(await findOrFail(tx.db, id), input);
     const draft = validateItemTypeFilter(next, {
       itemType: await repo.findItemType(tx.db, next.item_type_id),
     });
-    return presentItemTypeFilter(await repo.saveItemTypeFilter(tx.db, draft));
+    return await repo.saveItemTypeFilter(tx.db, draft);
   });
 }
 
-export async function destroyItemTypeFilter(scope: Scope, id: string): Promise<Resource> {
+export async function destroyItemTypeFilter(scope: Scope, id: string): Promise<ItemTypeFilterRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const target = await findOrFail(tx.db, id);
     await repo.deleteItemTypeFilter(tx.db, target.id);
-    return presentItemTypeFilter(target);
+    return target;
   });
 }

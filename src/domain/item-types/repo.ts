@@ -1,7 +1,9 @@
 import type { EnvQueryable, ScopedTransaction } from '../../db/environment-scope.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow, NewItemType } from '../../db/schema.ts';
-import type { ItemTypeChildren } from '../../presenters/item-type.ts';
 import { menuTopLevelEnd } from '../menu/linked.ts';
+
+/** Ids of a model's fields (in form order) and fieldsets, for its relationships. */
+export type ItemTypeChildren = { fieldIds: string[]; fieldsetIds: string[] };
 
 /** Finds a model by id or, failing that, by api_key (the two never collide in practice). */
 export async function findItemType(

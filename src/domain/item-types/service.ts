@@ -7,11 +7,14 @@ import {
 } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
-import { presentItemType } from '../../presenters/item-type.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
-import { cachedModelState, listModelStates, presentModel } from '../fields/model-state.ts';
+import {
+  cachedModelState,
+  listModelStates,
+  type ModelView,
+  modelView,
+} from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { dropBlocksOfModel } from '../items/block-removal.ts';
 import { refreshRecords } from '../items/refresh.ts';
@@ -45,21 +48,22 @@ export type CreateOptions = {
   schemaMenuItemId?: string;
 };
 
-export type CreateResult = { itemType: Resource; menuItem: NewMenuItem | null };
+export type CreateResult = { itemType: ModelView; menuItem: NewMenuItem | null };
 
-export async function present(db: EnvQueryable, row: ItemTypeRow): Promise<Resource> {
+async function viewOf(db: EnvQueryable, row: ItemTypeRow): Promise<ModelView> {
   const children = await repo.loadChildren(db, [row.id]);
-  return presentItemType(row, children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] });
+  return { itemType: row, children: children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] } };
 }
 
-async function presentMany(db: EnvQueryable, rows: ItemTypeRow[]): Promise<Resource[]> {
+async function viewsOf(db: EnvQueryable, rows: ItemTypeRow[]): Promise<ModelView[]> {
   const children = await repo.loadChildren(
     db,
     rows.map((row) => row.id),
   );
-  return rows.map((row) =>
-    presentItemType(row, children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] }),
-  );
+  return rows.map((row) => ({
+    itemType: row,
+    children: children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] },
+  }));
 }
 
 export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<ItemTypeRow> {
@@ -68,26 +72,26 @@ export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<
   return row;
 }
 
-export async function listItemTypes(scope: Scope): Promise<readonly Resource[]> {
+export async function listItemTypes(scope: Scope): Promise<readonly ModelView[]> {
   return cachedSchemaRead(scope, 'models', async () =>
-    (await listModelStates(scope.db)).map(presentModel),
+    (await listModelStates(scope.db)).map(modelView),
   );
 }
 
-export async function findItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
+export async function findItemType(scope: Scope, idOrApiKey: string): Promise<ModelView> {
   // Through the cached state, which a change to the model then reads first (updateItemType).
   return cachedSchemaRead(scope, `model:${idOrApiKey}`, async () =>
-    presentModel(await cachedModelState(scope, idOrApiKey)),
+    modelView(await cachedModelState(scope, idOrApiKey)),
   );
 }
 
 /** Models having a field whose validators reference this one. */
-export async function referencingItemTypes(scope: Scope, idOrApiKey: string): Promise<Resource[]> {
+export async function referencingItemTypes(scope: Scope, idOrApiKey: string): Promise<ModelView[]> {
   const target = await findOrFail(scope.db, idOrApiKey);
   const fields = await fieldsReferencing(scope.db, target.id);
   const ids = [...new Set(fields.map((field) => field.item_type_id))];
   const rows = (await repo.listItemTypes(scope.db)).filter((row) => ids.includes(row.id));
-  return presentMany(scope.db, rows);
+  return viewsOf(scope.db, rows);
 }
 
 /** Client-chosen ids must be well formed and not used yet. */
@@ -185,10 +189,10 @@ export async function createItemType(
         }),
       );
       // A model being created has no fields or fieldsets yet.
-      const itemType = presentItemType(draft, { fieldIds: [], fieldsetIds: [] });
+      const itemType: ModelView = { itemType: draft, children: { fieldIds: [], fieldsetIds: [] } };
       await emitEvent(
         tx,
-        { entityType: 'item_type', eventType: 'create', entity: itemType },
+        { entityType: 'item_type', eventType: 'create', model: itemType },
         { writes },
       );
       return { itemType, menuItem };
@@ -202,7 +206,7 @@ export async function updateItemType(
   scope: Scope,
   idOrApiKey: string,
   input: ItemTypeInput,
-): Promise<Resource> {
+): Promise<ModelView> {
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
@@ -222,7 +226,7 @@ export async function updateItemType(
         fieldIds: [],
         fieldsetIds: [],
       };
-      const previous = presentItemType(before, children);
+      const previous: ModelView = { itemType: before, children };
       const row: ItemTypeRow = { ...before, ...draft };
       const update = repo.itemTypeUpdate(trx, row);
       // Requiring every locale may leave records without a value they now need.
@@ -232,15 +236,10 @@ export async function updateItemType(
       if (refresh || settle) await update.execute();
       if (refresh) await refreshRecords(trx, row.id);
       if (settle) await settleStages(trx, { workflowId: row.workflow_id, itemTypeId: row.id });
-      const itemType = presentItemType(row, children);
+      const itemType: ModelView = { itemType: row, children };
       await emitEvent(
         tx,
-        {
-          entityType: 'item_type',
-          eventType: 'update',
-          entity: itemType,
-          previousEntity: previous,
-        },
+        { entityType: 'item_type', eventType: 'update', model: itemType, previous },
         // Records read the model as updated: else the update is the last write, and its
         // event's statement carries it.
         refresh || settle ? undefined : { writes: [update] },
@@ -252,7 +251,7 @@ export async function updateItemType(
   }
 }
 
-export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promise<Resource> {
+export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promise<ModelView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const source = await findOrFail(trx, idOrApiKey);
@@ -269,10 +268,10 @@ export async function duplicateItemType(scope: Scope, idOrApiKey: string): Promi
       }),
     );
     // Reads the copy's fields, not the menu: the event may carry the menu entries' inserts.
-    const itemType = await present(trx, copy);
+    const itemType = await viewOf(trx, copy);
     await emitEvent(
       tx,
-      { entityType: 'item_type', eventType: 'create', entity: itemType },
+      { entityType: 'item_type', eventType: 'create', model: itemType },
       { writes: menuItems },
     );
     return itemType;
@@ -319,32 +318,32 @@ export async function destroyItemType(
   scope: Scope,
   idOrApiKey: string,
   options: { skipMenuItemsDeletion: boolean },
-): Promise<Resource> {
+): Promise<ModelView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     // The first read, from the schema cache at the locked version when kept.
     const state = await cachedModelState(tx, idOrApiKey);
     const target = state.itemType;
-    const deleted = presentModel(state);
+    const deleted = modelView(state);
     const affectedIds = await detachReferences(trx, target);
     const affected =
       affectedIds.length === 0
         ? []
         : await trx.selectFrom('item_types').selectAll().where('id', 'in', affectedIds).execute();
-    const previousOfAffected = await presentMany(trx, affected);
+    const previousOfAffected = await viewsOf(trx, affected);
     // The schema-sidebar entry always goes: one linked to no model is meaningless.
     await removeMenuEntriesOf(trx, 'schema_menu_items', target.id);
     if (!options.skipMenuItemsDeletion) await removeMenuEntriesOf(trx, 'menu_items', target.id);
     if (target.modular_block) await dropBlocksOfModel(trx, target.id);
     await repo.deleteItemType(trx, target.id);
-    await emitEvent(tx, { entityType: 'item_type', eventType: 'delete', entity: deleted });
+    await emitEvent(tx, { entityType: 'item_type', eventType: 'delete', model: deleted });
     for (const previous of previousOfAffected) {
-      const row = await findOrFail(trx, previous.id);
+      const row = await findOrFail(trx, previous.itemType.id);
       await emitEvent(tx, {
         entityType: 'item_type',
         eventType: 'update',
-        entity: await present(trx, row),
-        previousEntity: previous,
+        model: await viewOf(trx, row),
+        previous,
       });
     }
     return deleted;

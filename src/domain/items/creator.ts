@@ -1,14 +1,12 @@
 import { type Expression, sql } from 'kysely';
 import type { AccessTokenRow } from '../../db/schema.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import { presentAccessToken } from '../../presenters/access-token.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import type { CallerToken } from '../actor.ts';
+import type { CallerToken, TokenView } from '../actor.ts';
 
 /**
  * A record event names the record's creator among its related entities (spec 06 §6).
  * A create's creator is the caller, whose token the request read as it authenticated
- * (`presentCaller`). A change of an existing record reads its creator's token as one more
+ * (`callerAsCreator`). A change of an existing record reads its creator's token as one more
  * column (`creatorColumn`) of the record's first read (findRecordOrFail); other changes
  * look it up.
  */
@@ -36,16 +34,14 @@ export function creatorColumn(creatorId: string | null | Expression<string | nul
   );
 }
 
-/** The related entity of a record the caller creates: its token, just used for this call. */
-export function presentCaller(token: CallerToken | null): Resource[] {
-  if (token === null) return [];
-  const now = new Date();
-  return [presentAccessToken({ ...token, last_cma_access_at: now }, null, now)];
+/** The creator of a record the caller creates: its token, just used for this call. */
+export function callerAsCreator(token: CallerToken | null): TokenView | null {
+  return token === null ? null : { ...token, last_cma_access_at: new Date() };
 }
 
-/** The related entity of a creator read by `creatorColumn`: none once deleted. */
-export function presentCreator(json: AccessTokenJson | null | undefined): Resource[] {
-  if (!json) return [];
+/** The creator read by `creatorColumn`: none once deleted. */
+export function creatorOf(json: AccessTokenJson | null | undefined): TokenView | null {
+  if (!json) return null;
   // As the driver gives a row: bigints as strings (client.ts), timestamps as dates.
   const row: AccessTokenRow = {
     ...json,
@@ -54,16 +50,19 @@ export function presentCreator(json: AccessTokenJson | null | undefined): Resour
     last_cma_access_at: json.last_cma_access_at === null ? null : new Date(json.last_cma_access_at),
     created_at: new Date(json.created_at),
   };
-  return [presentAccessToken(row, null, new Date())];
+  return row;
 }
 
 /** The creator's related entity, read on its own: for changes that write no record row. */
-export async function lookUpCreator(db: Queryable, creatorId: string | null): Promise<Resource[]> {
-  if (creatorId === null) return [];
+export async function lookUpCreator(
+  db: Queryable,
+  creatorId: string | null,
+): Promise<TokenView | null> {
+  if (creatorId === null) return null;
   const row = await db
     .selectFrom('access_tokens')
     .selectAll()
     .where('id', '=', creatorId)
     .executeTakeFirst();
-  return row ? [presentAccessToken(row, null, new Date())] : [];
+  return row ?? null;
 }

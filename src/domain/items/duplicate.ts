@@ -1,6 +1,7 @@
 import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
 import type { CallerToken } from '../actor.ts';
+import type { ModelView } from '../fields/model-state.ts';
 import { findItemType } from '../item-types/service.ts';
 import type { ItemField } from './model-fields.ts';
 import type { RecordGate } from './record-gate.ts';
@@ -95,7 +96,7 @@ export async function duplicateItem(
   caller: CallerToken | null,
   id: string,
   gate?: RecordGate,
-): Promise<{ data: Resource; included: Resource[] }> {
+): Promise<{ record: Resource; model: ModelView }> {
   return inEnvironmentTransaction(
     scope,
     async (tx) => {
@@ -116,7 +117,7 @@ export async function duplicateItem(
         attributes,
         meta: {},
       });
-      return { data, included: [await findItemType(tx, original.item_type_id)] };
+      return { record: data, model: await findItemType(tx, original.item_type_id) };
     },
     RECORD_CHANGE,
   );

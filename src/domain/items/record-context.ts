@@ -3,11 +3,11 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
 import { executePrepared, preparedShape } from '../../db/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
+import type { TokenView } from '../actor.ts';
 import { cachedRecordRead, cachedSchemaRead, readsSchemaCache } from '../caches/caches.ts';
 import { NotFound } from '../errors.ts';
 import type { FieldSummary, ModelState } from '../fields/model-state.ts';
-import { creatorColumn, presentCreator } from './creator.ts';
+import { creatorColumn, creatorOf } from './creator.ts';
 import { ITEM_FIELD_COLUMNS, type ItemField } from './model-fields.ts';
 
 /**
@@ -236,12 +236,12 @@ const recordToChangeById = preparedShape((db: EnvQueryable, id: string) =>
 export async function recordToChange(
   tx: ScopedTransaction,
   id: string,
-): Promise<{ row: StoredItem; context: RecordContext; creator: Resource[] } | undefined> {
+): Promise<{ row: StoredItem; context: RecordContext; creator: TokenView | null } | undefined> {
   const [found] = await recordToChangeById(tx.db, id);
   if (!found) return undefined;
   const { creator, ...row } = found;
   const context = await contextOf(tx, row.item_type_id);
   // The model (and the record with it) was deleted since the row was read.
   if (!context) throw new NotFound('Item', id);
-  return { row, context, creator: presentCreator(creator) };
+  return { row, context, creator: creatorOf(creator) };
 }

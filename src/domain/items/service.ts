@@ -13,10 +13,10 @@ import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import { presentItem } from '../../presenters/item.ts';
 import type { Resource } from '../../presenters/jsonapi.ts';
-import type { CallerToken } from '../actor.ts';
+import type { CallerToken, TokenView } from '../actor.ts';
 import { presentedOnce } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
-import { loadModelState, type ModelState, presentModel } from '../fields/model-state.ts';
+import { loadModelState, type ModelState, modelView } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { MAX_POSITION } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -24,7 +24,7 @@ import { moveRecord, placeNewRecord, removeRecord } from '../positions/record-po
 import { valuesToPresent } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
 import { changedContent, givenContent } from './content-changes.ts';
-import { lookUpCreator, presentCaller } from './creator.ts';
+import { callerAsCreator, lookUpCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { contextOf, recordAndContext, recordToChange, type StoredItem } from './record-context.ts';
@@ -85,7 +85,7 @@ export async function emitItemEvent(
   eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish',
   entity: EventEntity,
   previousEntity?: EventEntity,
-  creator?: Resource[],
+  creator?: TokenView | null,
   last?: LastWrites,
 ): Promise<void> {
   // The entity is also what the write answers: its tree meta is filled once, here. It
@@ -102,10 +102,11 @@ export async function emitItemEvent(
       ...(entity.nested
         ? { nestedEntity: entity.nested, nestedPreviousEntity: previousEntity?.nested ?? null }
         : {}),
-      relatedEntities: [
-        presentModel(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
-        ...(creator ?? (await lookUpCreator(tx.project, creatorIdOf(entity.plain)))),
-      ],
+      model: modelView(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
+      creator:
+        creator === undefined
+          ? await lookUpCreator(tx.project, creatorIdOf(entity.plain))
+          : creator,
     },
     last,
   );
@@ -439,7 +440,7 @@ export async function createInTransaction(
   );
   // What is left to write goes in the event's statement: the record is new, so nothing the
   // event reads first (its tree meta: the records naming it as parent) can see it.
-  await emitItemEvent(tx, state, 'create', entity, undefined, presentCaller(caller), {
+  await emitItemEvent(tx, state, 'create', entity, undefined, callerAsCreator(caller), {
     writes,
   });
   return entity.plain;

@@ -5,8 +5,6 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { MenuItemRow } from '../../db/schema.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentMenuItem } from '../../presenters/menu-item.ts';
 import { NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import {
@@ -27,10 +25,13 @@ const MENU: MenuKind = {
   label: 'Menu item',
 };
 
-/** Presents rows with their children as stored now. */
-async function presenter(db: EnvQueryable): Promise<(row: MenuItemRow) => Resource> {
+/** A menu item with the ids of its children, as stored now. */
+export type MenuItemView = { row: Omit<MenuItemRow, 'seq' | 'created_at'>; childIds: string[] };
+
+/** Pairs rows with their children as stored now. */
+async function withChildren(db: EnvQueryable): Promise<(row: MenuItemRow) => MenuItemView> {
   const children = childIdsOf(await loadTree(db, MENU.table));
-  return (row) => presentMenuItem(row, children.get(row.id) ?? []);
+  return (row) => ({ row, childIds: children.get(row.id) ?? [] });
 }
 
 async function findOrFail(db: EnvQueryable, id: string): Promise<MenuItemRow> {
@@ -40,17 +41,17 @@ async function findOrFail(db: EnvQueryable, id: string): Promise<MenuItemRow> {
 }
 
 /** Every menu item, oldest first; `ids` narrows the list (unknown ids are skipped). */
-export async function listMenuItems(scope: Scope, ids?: string[]): Promise<Resource[]> {
+export async function listMenuItems(scope: Scope, ids?: string[]): Promise<MenuItemView[]> {
   if (ids?.length === 0) return [];
   let query = scope.db.selectFrom('menu_items').selectAll().orderBy('seq');
   if (ids) query = query.where('id', 'in', ids);
   const rows = await query.execute();
-  return rows.map(await presenter(scope.db));
+  return rows.map(await withChildren(scope.db));
 }
 
-export async function findMenuItem(scope: Scope, id: string): Promise<Resource> {
+export async function findMenuItem(scope: Scope, id: string): Promise<MenuItemView> {
   const row = await findOrFail(scope.db, id);
-  return (await presenter(scope.db))(row);
+  return (await withChildren(scope.db))(row);
 }
 
 /** Validates the merged state, then makes room for the item among its new siblings. */
@@ -82,7 +83,7 @@ async function checkAndPlace(
   return placeOf(await relayout(trx, MENU.table, nodes, new Map([[id, placement]])), id);
 }
 
-export async function createMenuItem(scope: Scope, input: MenuItemInput): Promise<Resource> {
+export async function createMenuItem(scope: Scope, input: MenuItemInput): Promise<MenuItemView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const id = input.id ?? generateId();
@@ -93,7 +94,7 @@ export async function createMenuItem(scope: Scope, input: MenuItemInput): Promis
       .values({ ...draft, id, position: place.position })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return (await presenter(trx))(row);
+    return (await withChildren(trx))(row);
   });
 }
 
@@ -101,7 +102,7 @@ export async function updateMenuItem(
   scope: Scope,
   id: string,
   input: MenuItemInput,
-): Promise<Resource> {
+): Promise<MenuItemView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const draft = applyMenuItemInput(await findOrFail(trx, id), input);
@@ -112,15 +113,15 @@ export async function updateMenuItem(
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return (await presenter(trx))(row);
+    return (await withChildren(trx))(row);
   });
 }
 
 /** Returns the item as it was; its children move to the end of the top level. */
-export async function destroyMenuItem(scope: Scope, id: string): Promise<Resource> {
+export async function destroyMenuItem(scope: Scope, id: string): Promise<MenuItemView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
-    const deleted = (await presenter(trx))(await findOrFail(trx, id));
+    const deleted = (await withChildren(trx))(await findOrFail(trx, id));
     await relayout(trx, MENU.table, await loadTree(trx, MENU.table), new Map(), new Set([id]));
     await trx.deleteFrom('menu_items').where('id', '=', id).execute();
     return deleted;
@@ -128,14 +129,17 @@ export async function destroyMenuItem(scope: Scope, id: string): Promise<Resourc
 }
 
 /** Returns the listed items after the move, in request order. */
-export async function reorderMenuItems(scope: Scope, entries: ReorderEntry[]): Promise<Resource[]> {
+export async function reorderMenuItems(
+  scope: Scope,
+  entries: ReorderEntry[],
+): Promise<MenuItemView[]> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     await reorderMenu(trx, MENU, entries);
     const ids = entries.map((entry) => entry.id);
     if (ids.length === 0) return [];
     const rows = await trx.selectFrom('menu_items').selectAll().where('id', 'in', ids).execute();
-    const show = await presenter(trx);
+    const show = await withChildren(trx);
     const byId = new Map(rows.map((row) => [row.id, show(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   });

@@ -5,8 +5,6 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { SchemaMenuItemRow } from '../../db/schema.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentSchemaMenuItem } from '../../presenters/menu-item.ts';
 import { DomainError, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { type MenuKind, type ReorderEntry, reorderMenu } from './reorder.ts';
@@ -28,10 +26,15 @@ const MENU: MenuKind = {
   label: 'Schema menu item',
 };
 
-/** Presents rows with their children as stored now. */
-async function presenter(db: EnvQueryable): Promise<(row: SchemaMenuItemRow) => Resource> {
+/** A menu item with the ids of its children, as stored now. */
+export type SchemaMenuItemView = { row: SchemaMenuItemRow; childIds: string[] };
+
+/** Pairs rows with their children as stored now. */
+async function withChildren(
+  db: EnvQueryable,
+): Promise<(row: SchemaMenuItemRow) => SchemaMenuItemView> {
   const children = childIdsOf(await loadTree(db, MENU.table));
-  return (row) => presentSchemaMenuItem(row, children.get(row.id) ?? []);
+  return (row) => ({ row, childIds: children.get(row.id) ?? [] });
 }
 
 async function findOrFail(db: EnvQueryable, id: string): Promise<SchemaMenuItemRow> {
@@ -45,17 +48,20 @@ async function findOrFail(db: EnvQueryable, id: string): Promise<SchemaMenuItemR
 }
 
 /** Every schema menu item, oldest first; `ids` narrows the list (unknown ids are skipped). */
-export async function listSchemaMenuItems(scope: Scope, ids?: string[]): Promise<Resource[]> {
+export async function listSchemaMenuItems(
+  scope: Scope,
+  ids?: string[],
+): Promise<SchemaMenuItemView[]> {
   if (ids?.length === 0) return [];
   let query = scope.db.selectFrom('schema_menu_items').selectAll().orderBy('seq');
   if (ids) query = query.where('id', 'in', ids);
   const rows = await query.execute();
-  return rows.map(await presenter(scope.db));
+  return rows.map(await withChildren(scope.db));
 }
 
-export async function findSchemaMenuItem(scope: Scope, id: string): Promise<Resource> {
+export async function findSchemaMenuItem(scope: Scope, id: string): Promise<SchemaMenuItemView> {
   const row = await findOrFail(scope.db, id);
-  return (await presenter(scope.db))(row);
+  return (await withChildren(scope.db))(row);
 }
 
 /** Validates the merged state, then moves this item (and any children it lists). */
@@ -75,7 +81,7 @@ async function checkAndPlace(
 export async function createSchemaMenuItem(
   scope: Scope,
   input: SchemaMenuItemInput,
-): Promise<Resource> {
+): Promise<SchemaMenuItemView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const id = input.id ?? generateId();
@@ -86,7 +92,7 @@ export async function createSchemaMenuItem(
       .values({ ...draft, id, position: place.position })
       .returningAll()
       .executeTakeFirstOrThrow();
-    return (await presenter(trx))(row);
+    return (await withChildren(trx))(row);
   });
 }
 
@@ -94,7 +100,7 @@ export async function updateSchemaMenuItem(
   scope: Scope,
   id: string,
   input: SchemaMenuItemInput,
-): Promise<Resource> {
+): Promise<SchemaMenuItemView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const before = await findOrFail(trx, id);
@@ -106,12 +112,12 @@ export async function updateSchemaMenuItem(
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return (await presenter(trx))(row);
+    return (await withChildren(trx))(row);
   });
 }
 
 /** Returns the item as it was; its children move to the end of the top level. */
-export async function destroySchemaMenuItem(scope: Scope, id: string): Promise<Resource> {
+export async function destroySchemaMenuItem(scope: Scope, id: string): Promise<SchemaMenuItemView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const row = await findOrFail(trx, id);
@@ -121,7 +127,7 @@ export async function destroySchemaMenuItem(scope: Scope, id: string): Promise<R
         'schema menu items of models are deleted with the model',
       );
     }
-    const deleted = (await presenter(trx))(row);
+    const deleted = (await withChildren(trx))(row);
     await relayout(trx, MENU.table, await loadTree(trx, MENU.table), new Map(), new Set([id]));
     await trx.deleteFrom('schema_menu_items').where('id', '=', id).execute();
     return deleted;
@@ -132,7 +138,7 @@ export async function destroySchemaMenuItem(scope: Scope, id: string): Promise<R
 export async function reorderSchemaMenuItems(
   scope: Scope,
   entries: ReorderEntry[],
-): Promise<Resource[]> {
+): Promise<SchemaMenuItemView[]> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     await reorderMenu(trx, MENU, entries);
@@ -143,7 +149,7 @@ export async function reorderSchemaMenuItems(
       .selectAll()
       .where('id', 'in', ids)
       .execute();
-    const show = await presenter(trx);
+    const show = await withChildren(trx);
     const byId = new Map(rows.map((row) => [row.id, show(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   });

@@ -3,10 +3,7 @@ import {
   inEnvironmentTransaction,
   type Scope,
 } from '../../db/environment-scope.ts';
-import type { PluginRow } from '../../db/schema.ts';
-import { presentField } from '../../presenters/field.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentPlugin } from '../../presenters/plugin.ts';
+import type { FieldRow, PluginRow } from '../../db/schema.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -19,27 +16,27 @@ async function findOrFail(db: EnvQueryable, id: string): Promise<PluginRow> {
   return row;
 }
 
-export async function listPlugins(scope: Scope): Promise<Resource[]> {
-  return (await repo.listPlugins(scope.db)).map(presentPlugin);
+export async function listPlugins(scope: Scope): Promise<PluginRow[]> {
+  return repo.listPlugins(scope.db);
 }
 
-export async function findPlugin(scope: Scope, id: string): Promise<Resource> {
-  return presentPlugin(await findOrFail(scope.db, id));
+export async function findPlugin(scope: Scope, id: string): Promise<PluginRow> {
+  return findOrFail(scope.db, id);
 }
 
 /** The fields that use the plugin as editor or addon. */
-export async function pluginFields(scope: Scope, id: string): Promise<Resource[]> {
+export async function pluginFields(scope: Scope, id: string): Promise<FieldRow[]> {
   await findOrFail(scope.db, id);
-  return (await repo.fieldsUsing(scope.db, id)).map(presentField);
+  return repo.fieldsUsing(scope.db, id);
 }
 
-export async function createPlugin(scope: Scope, input: PluginInput): Promise<Resource> {
+export async function createPlugin(scope: Scope, input: PluginInput): Promise<PluginRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const idIssues = new Issues('Plugin');
     await checkNewId(tx.db, idIssues, 'id', input.id, 'plugins');
     idIssues.throwIfAny();
     const draft = validatePlugin(applyPluginInput(emptyPlugin(input.id ?? generateId()), input));
-    return presentPlugin(await repo.insertPlugin(tx.db, draft));
+    return await repo.insertPlugin(tx.db, draft);
   });
 }
 
@@ -47,16 +44,16 @@ export async function updatePlugin(
   scope: Scope,
   id: string,
   input: PluginInput,
-): Promise<Resource> {
+): Promise<PluginRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const before = await findOrFail(tx.db, id);
     const draft = validatePlugin(applyPluginInput(before, input));
-    return presentPlugin(await repo.savePlugin(tx.db, draft));
+    return await repo.savePlugin(tx.db, draft);
   });
 }
 
 /** Refused while a field uses the plugin: its appearance would name a missing plugin. */
-export async function destroyPlugin(scope: Scope, id: string): Promise<Resource> {
+export async function destroyPlugin(scope: Scope, id: string): Promise<PluginRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const target = await findOrFail(tx.db, id);
     const fieldIds = (await repo.fieldsUsing(tx.db, target.id)).map((field) => field.id);
@@ -68,6 +65,6 @@ export async function destroyPlugin(scope: Scope, id: string): Promise<Resource>
       );
     }
     await repo.deletePlugin(tx.db, target.id);
-    return presentPlugin(target);
+    return target;
   });
 }

@@ -4,14 +4,11 @@ import {
   inEnvironmentTransaction,
   type Scope,
 } from '../../db/environment-scope.ts';
-import type { SiteRow, SiteSettingsRow } from '../../db/schema.ts';
+import type { FieldRow, FieldsetRow, SiteRow, SiteSettingsRow } from '../../db/schema.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import { presentField } from '../../presenters/field.ts';
-import { presentFieldset } from '../../presenters/fieldset.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentSite } from '../../presenters/site.ts';
 import type { Permission } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import type { ModelView } from '../fields/model-state.ts';
 import { listItemTypes } from '../item-types/service.ts';
 import { reshapeScheduleLocales } from '../items/schedule-locales.ts';
 import { reshapeRecordLocales } from '../items/schema-changes.ts';
@@ -19,17 +16,24 @@ import { SITE_INCLUDES, type SiteUpdate } from './attributes.ts';
 import { rewriteLocalizedDefaults } from './localized-defaults.ts';
 import { checkSettingPermissions, localesChanged, validateSiteUpdate } from './rules.ts';
 
-async function present(
+/** The project's site row combined with one environment's settings and its models' ids. */
+export type SiteView = { project: SiteRow; settings: SiteSettingsRow; itemTypeIds: string[] };
+
+/** The site with what `include` asked for: its models, their fields and fieldsets. */
+export type SiteWithSchema = {
+  site: SiteView;
+  models?: readonly ModelView[];
+  fields?: FieldRow[];
+  fieldsets?: FieldsetRow[];
+};
+
+async function viewOf(
   db: EnvQueryable,
   project: SiteRow,
   settings: SiteSettingsRow,
-): Promise<Resource> {
+): Promise<SiteView> {
   const itemTypes = await db.selectFrom('item_types').select('id').orderBy('seq').execute();
-  return presentSite(
-    project,
-    settings,
-    itemTypes.map((itemType) => itemType.id),
-  );
+  return { project, settings, itemTypeIds: itemTypes.map((itemType) => itemType.id) };
 }
 
 /** The project's site row and the environment's settings, through one handle each. */
@@ -49,28 +53,28 @@ async function loadSite(
  * `datocms schema:generate` command reads the whole schema this way). `singleton_item`
  * and `account` are accepted and include nothing: records and accounts are not served.
  */
-export async function findSite(
-  scope: Scope,
-  include: string[],
-): Promise<{ data: Resource; included?: Resource[] }> {
+export async function findSite(scope: Scope, include: string[]): Promise<SiteWithSchema> {
   const unknown = include.filter((path) => !(SITE_INCLUDES as readonly string[]).includes(path));
   if (unknown.length > 0) {
     const messages = unknown.map((path) => `include: unknown relationship path "${path}"`);
     throw new DomainError('INVALID_PARAMS', messages.join('; '), { messages });
   }
   const loaded = await loadSite(scope.project, scope.db);
-  const data = await present(scope.db, loaded.project, loaded.settings);
+  const site = await viewOf(scope.db, loaded.project, loaded.settings);
   // JSON:API: including `item_types.fields` includes the models on the way.
   const wantsItemTypes = include.some((path) => path.split('.')[0] === 'item_types');
-  if (!wantsItemTypes) return { data };
-  // A copy: the models come frozen from the schema cache.
-  const included = [...(await listItemTypes(scope))];
-  if (include.includes('item_types.fields')) included.push(...(await allFields(scope.db)));
-  if (include.includes('item_types.fieldsets')) included.push(...(await allFieldsets(scope.db)));
-  return { data, included };
+  if (!wantsItemTypes) return { site };
+  return {
+    site,
+    models: await listItemTypes(scope),
+    ...(include.includes('item_types.fields') ? { fields: await allFields(scope.db) } : {}),
+    ...(include.includes('item_types.fieldsets')
+      ? { fieldsets: await allFieldsets(scope.db) }
+      : {}),
+  };
 }
 
-async function allFields(db: EnvQueryable): Promise<Resource[]> {
+async function allFields(db: EnvQueryable): Promise<FieldRow[]> {
   const rows = await db
     .selectFrom('fields')
     .innerJoin('item_types', 'item_types.id', 'fields.item_type_id')
@@ -79,10 +83,10 @@ async function allFields(db: EnvQueryable): Promise<Resource[]> {
     .orderBy('fields.position')
     .orderBy('fields.seq')
     .execute();
-  return rows.map(presentField);
+  return rows;
 }
 
-async function allFieldsets(db: EnvQueryable): Promise<Resource[]> {
+async function allFieldsets(db: EnvQueryable): Promise<FieldsetRow[]> {
   const rows = await db
     .selectFrom('fieldsets')
     .innerJoin('item_types', 'item_types.id', 'fieldsets.item_type_id')
@@ -90,7 +94,7 @@ async function allFieldsets(db: EnvQueryable): Promise<Resource[]> {
     .orderBy('item_types.seq')
     .orderBy('fieldsets.position')
     .execute();
-  return rows.map(presentFieldset);
+  return rows;
 }
 
 // The settings each environment keeps for itself; the rest are project-wide.
@@ -112,12 +116,12 @@ export async function updateSite(
   scope: Scope,
   permissions: ReadonlySet<Permission>,
   update: SiteUpdate,
-): Promise<Resource> {
+): Promise<SiteView> {
   checkSettingPermissions(update, permissions);
   validateSiteUpdate(update);
   return inEnvironmentTransaction(scope, async (tx) => {
     const before = await loadSite(tx.project, tx.db);
-    if (Object.keys(update).length === 0) return present(tx.db, before.project, before.settings);
+    if (Object.keys(update).length === 0) return viewOf(tx.db, before.project, before.settings);
     const { locales, theme, global_seo, timezone, no_index, favicon, ...projectWide } = update;
     const touchesEnvironment = ENVIRONMENT_SETTINGS.some((key) => update[key] !== undefined);
     const settings = touchesEnvironment
@@ -150,6 +154,6 @@ export async function updateSite(
       await reshapeRecordLocales(tx.db, settings.locales);
       await reshapeScheduleLocales(tx.db, settings.locales);
     }
-    return present(tx.db, project, settings);
+    return viewOf(tx.db, project, settings);
   });
 }

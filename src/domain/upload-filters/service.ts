@@ -4,8 +4,6 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { UploadFilterRow } from '../../db/schema.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentUploadFilter } from '../../presenters/upload-filter.ts';
 import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -23,18 +21,18 @@ async function findOrFail(db: EnvQueryable, id: string): Promise<UploadFilterRow
   return row;
 }
 
-export async function listUploadFilters(scope: Scope): Promise<Resource[]> {
-  return (await repo.listUploadFilters(scope.db)).map(presentUploadFilter);
+export async function listUploadFilters(scope: Scope): Promise<UploadFilterRow[]> {
+  return await repo.listUploadFilters(scope.db);
 }
 
-export async function findUploadFilter(scope: Scope, id: string): Promise<Resource> {
-  return presentUploadFilter(await findOrFail(scope.db, id));
+export async function findUploadFilter(scope: Scope, id: string): Promise<UploadFilterRow> {
+  return await findOrFail(scope.db, id);
 }
 
 export async function createUploadFilter(
   scope: Scope,
   input: UploadFilterInput,
-): Promise<Resource> {
+): Promise<UploadFilterRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const idIssues = new Issues('UploadFilter');
     await checkNewId(tx.db, idIssues, 'id', input.id, 'upload_filters');
@@ -42,7 +40,7 @@ export async function createUploadFilter(
     const draft = validateUploadFilter(
       applyUploadFilterInput(emptyUploadFilter(input.id ?? generateId()), input),
     );
-    return presentUploadFilter(await repo.insertUploadFilter(tx.db, draft));
+    return await repo.insertUploadFilter(tx.db, draft);
   });
 }
 
@@ -50,17 +48,17 @@ export async function updateUploadFilter(
   scope: Scope,
   id: string,
   input: UploadFilterInput,
-): Promise<Resource> {
+): Promise<UploadFilterRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const draft = validateUploadFilter(applyUploadFilterInput(await findOrFail(tx.db, id), input));
-    return presentUploadFilter(await repo.saveUploadFilter(tx.db, draft));
+    return await repo.saveUploadFilter(tx.db, draft);
   });
 }
 
-export async function destroyUploadFilter(scope: Scope, id: string): Promise<Resource> {
+export async function destroyUploadFilter(scope: Scope, id: string): Promise<UploadFilterRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const target = await findOrFail(tx.db, id);
     await repo.deleteUploadFilter(tx.db, target.id);
-    return presentUploadFilter(target);
+    return target;
   });
 }

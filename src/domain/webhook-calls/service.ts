@@ -1,25 +1,18 @@
 import type { Db } from '../../db/client.ts';
-import type { WebhookCallRow } from '../../db/schema.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentLoggedWebhook } from '../../presenters/webhook.ts';
-import { presentWebhookCall } from '../../presenters/webhook-call.ts';
+import type { WebhookCallRow, WebhookRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import type { AdmitRead } from '../page-bytes.ts';
 import { listWebhooksById } from '../webhooks/repo.ts';
 import { parseListQuery, type RawListQuery } from './query.ts';
 import * as repo from './repo.ts';
 
-export type CallsDocument = {
-  data: Resource[];
-  included: Resource[];
-  meta: { total_count: number };
-};
-export type CallDocument = { data: Resource; included: Resource[] };
+/** Calls with the webhooks they belong to, each webhook once. */
+export type CallsPage = { calls: WebhookCallRow[]; webhooks: WebhookRow[]; total: number };
+export type CallWithWebhook = { call: WebhookCallRow; webhooks: WebhookRow[] };
 
-/** The webhooks the calls belong to, each once, without their credentials. */
-async function webhooksOf(db: Db, calls: WebhookCallRow[]): Promise<Resource[]> {
+async function webhooksOf(db: Db, calls: WebhookCallRow[]): Promise<WebhookRow[]> {
   const ids = [...new Set(calls.map((call) => call.webhook_id))];
-  return (await listWebhooksById(db, ids)).map(presentLoggedWebhook);
+  return listWebhooksById(db, ids);
 }
 
 /** `admit` takes the page's bytes before its payloads are read (see repo.listCalls). */
@@ -27,19 +20,15 @@ export async function listWebhookCalls(
   db: Db,
   raw: RawListQuery,
   admit?: AdmitRead,
-): Promise<CallsDocument> {
+): Promise<CallsPage> {
   const { rows, total } = await repo.listCalls(db, parseListQuery(raw), admit);
-  return {
-    data: rows.map(presentWebhookCall),
-    included: await webhooksOf(db, rows),
-    meta: { total_count: total },
-  };
+  return { calls: rows, webhooks: await webhooksOf(db, rows), total };
 }
 
-export async function findWebhookCall(db: Db, id: string): Promise<CallDocument> {
+export async function findWebhookCall(db: Db, id: string): Promise<CallWithWebhook> {
   const row = await repo.findCall(db, id);
   if (!row) throw new NotFound('Webhook call', id);
-  return { data: presentWebhookCall(row), included: await webhooksOf(db, [row]) };
+  return { call: row, webhooks: await webhooksOf(db, [row]) };
 }
 
 /**

@@ -1,8 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import type { WebhookRow } from '../../db/schema.ts';
 import type { Queryable } from '../../db/transaction.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentWebhook } from '../../presenters/webhook.ts';
 import { NotFound } from '../errors.ts';
 import { checkRoomFor } from '../limits.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
@@ -25,15 +23,15 @@ export async function findWebhookOrFail(db: Queryable, id: string): Promise<Webh
   return row;
 }
 
-export async function listWebhooks(db: Db): Promise<Resource[]> {
-  return (await repo.listWebhooks(db)).map(presentWebhook);
+export async function listWebhooks(db: Db): Promise<WebhookRow[]> {
+  return repo.listWebhooks(db);
 }
 
-export async function findWebhook(db: Db, id: string): Promise<Resource> {
-  return presentWebhook(await findWebhookOrFail(db, id));
+export async function findWebhook(db: Db, id: string): Promise<WebhookRow> {
+  return findWebhookOrFail(db, id);
 }
 
-export async function createWebhook(db: Db, input: WebhookAttributesInput): Promise<Resource> {
+export async function createWebhook(db: Db, input: WebhookAttributesInput): Promise<WebhookRow> {
   try {
     return await db.transaction().execute(async (trx) => {
       await repo.lockWebhookCreates(trx);
@@ -42,7 +40,7 @@ export async function createWebhook(db: Db, input: WebhookAttributesInput): Prom
       const webhook = validateWebhook(next, {
         nameTaken: await repo.nameTaken(trx, next.name, null),
       });
-      return presentWebhook(await repo.insertWebhook(trx, webhook));
+      return await repo.insertWebhook(trx, webhook);
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -53,7 +51,7 @@ export async function updateWebhook(
   db: Db,
   id: string,
   input: WebhookAttributesInput,
-): Promise<Resource> {
+): Promise<WebhookRow> {
   try {
     return await db.transaction().execute(async (trx) => {
       const found = await repo.findWebhookForUpdate(trx, id, input.name ?? null);
@@ -62,7 +60,7 @@ export async function updateWebhook(
       const next = applyWebhookInput(draftOf(before), input);
       // A name left as it is cannot clash: the unique index holds it.
       const webhook = validateWebhook(next, { nameTaken });
-      return presentWebhook(await repo.saveWebhook(trx, before.id, webhook));
+      return await repo.saveWebhook(trx, before.id, webhook);
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -70,11 +68,11 @@ export async function updateWebhook(
 }
 
 /** Its delivery log goes with it (the calls reference the webhook, ON DELETE CASCADE). */
-export async function destroyWebhook(db: Db, id: string): Promise<Resource> {
+export async function destroyWebhook(db: Db, id: string): Promise<WebhookRow> {
   return db.transaction().execute(async (trx) => {
     const target = await repo.findWebhookForUpdate(trx, id);
     if (!target) throw new NotFound('Webhook', id);
     await repo.deleteWebhook(trx, target.id);
-    return presentWebhook(target);
+    return target;
   });
 }

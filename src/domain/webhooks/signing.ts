@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentSigningSecret } from '../../presenters/webhook.ts';
 import { NotFound } from '../errors.ts';
 import * as repo from './repo.ts';
 
@@ -16,11 +14,13 @@ function newSecret(): string {
  * Turns signing on, or replaces the secret: deliveries from now on are signed with
  * the new one. The secret is returned here only; webhooks never show it.
  */
-export async function rotateSigningSecret(db: Db, webhookId: string): Promise<Resource> {
+export type SigningSecret = { webhookId: string; secret: string };
+
+export async function rotateSigningSecret(db: Db, webhookId: string): Promise<SigningSecret> {
   const secret = newSecret();
   const id = await repo.setSigningSecret(db, webhookId, secret);
   if (id === undefined) throw new NotFound('Webhook', webhookId);
-  return presentSigningSecret(id, secret);
+  return { webhookId: id, secret };
 }
 
 /** Turns signing off: deliveries go out without Standard Webhooks headers again. */

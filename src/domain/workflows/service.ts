@@ -4,8 +4,6 @@ import {
   type Scope,
 } from '../../db/environment-scope.ts';
 import type { WorkflowRow } from '../../db/schema.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentWorkflow } from '../../presenters/workflow.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { settleStages } from '../items/stages.ts';
@@ -20,15 +18,15 @@ async function findOrFail(db: EnvQueryable, id: string): Promise<WorkflowRow> {
   return row;
 }
 
-export async function listWorkflows(scope: Scope): Promise<Resource[]> {
-  return (await repo.listWorkflows(scope.db)).map(presentWorkflow);
+export async function listWorkflows(scope: Scope): Promise<WorkflowRow[]> {
+  return await repo.listWorkflows(scope.db);
 }
 
-export async function findWorkflow(scope: Scope, id: string): Promise<Resource> {
-  return presentWorkflow(await findOrFail(scope.db, id));
+export async function findWorkflow(scope: Scope, id: string): Promise<WorkflowRow> {
+  return await findOrFail(scope.db, id);
 }
 
-export async function createWorkflow(scope: Scope, input: WorkflowInput): Promise<Resource> {
+export async function createWorkflow(scope: Scope, input: WorkflowInput): Promise<WorkflowRow> {
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
@@ -40,7 +38,7 @@ export async function createWorkflow(scope: Scope, input: WorkflowInput): Promis
       const draft = validateWorkflow(next, {
         apiKeyTaken: await repo.apiKeyTaken(trx, next.api_key, null),
       });
-      return presentWorkflow(await repo.insertWorkflow(trx, draft));
+      return await repo.insertWorkflow(trx, draft);
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -51,7 +49,7 @@ export async function updateWorkflow(
   scope: Scope,
   id: string,
   input: WorkflowInput,
-): Promise<Resource> {
+): Promise<WorkflowRow> {
   try {
     return await inEnvironmentTransaction(scope, async (tx) => {
       const trx = tx.db;
@@ -63,7 +61,7 @@ export async function updateWorkflow(
       const saved = await repo.saveWorkflow(trx, draft);
       // Records in a stage the workflow no longer has move to its initial stage.
       await settleStages(trx, { workflowId: saved.id });
-      return presentWorkflow(saved);
+      return saved;
     });
   } catch (error) {
     rethrowUniqueness(error);
@@ -71,7 +69,7 @@ export async function updateWorkflow(
 }
 
 /** Refused while a model follows the workflow: its records would lose their stages. */
-export async function destroyWorkflow(scope: Scope, id: string): Promise<Resource> {
+export async function destroyWorkflow(scope: Scope, id: string): Promise<WorkflowRow> {
   return inEnvironmentTransaction(scope, async (tx) => {
     const trx = tx.db;
     const target = await findOrFail(trx, id);
@@ -84,6 +82,6 @@ export async function destroyWorkflow(scope: Scope, id: string): Promise<Resourc
       );
     }
     await repo.deleteWorkflow(trx, target.id);
-    return presentWorkflow(target);
+    return target;
   });
 }

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as accessTokens from '../../domain/auth/access-tokens.ts';
+import { presentIssuedToken } from '../../presenters/access-token.ts';
 import { actorOf } from '../actor.ts';
 import {
   CreateAccessTokenBody,
@@ -33,11 +34,11 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
   const write = { ...config, resourceType: 'access_token' } as const;
 
   app.get('/access_tokens', { config }, async () => ({
-    data: await accessTokens.listAccessTokens(db),
+    data: (await accessTokens.listAccessTokens(db)).map(presentIssuedToken),
   }));
 
   app.get<Params>('/access_tokens/:id', { config }, async (request) => ({
-    data: await accessTokens.findAccessToken(db, request.params.id),
+    data: presentIssuedToken(await accessTokens.findAccessToken(db, request.params.id)),
   }));
 
   app.post<{ Body: Static<typeof CreateAccessTokenBody> }>(
@@ -45,11 +46,11 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
     { schema: { body: CreateAccessTokenBody }, config: write },
     async (request, reply) => {
       const { attributes, relationships } = request.body.data;
-      const data = await accessTokens.createAccessToken(db, actorOf(request), {
+      const issued = await accessTokens.createAccessToken(db, actorOf(request), {
         ...flags(attributes),
         roleId: relationships.role.data.id,
       });
-      return reply.status(201).send({ data });
+      return reply.status(201).send({ data: presentIssuedToken(issued) });
     },
   );
 
@@ -58,29 +59,36 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
     { schema: { body: UpdateAccessTokenBody }, config: write },
     async (request) => {
       const { attributes, relationships } = request.body.data;
-      return {
-        data: await accessTokens.updateAccessToken(db, actorOf(request), request.params.id, {
+      const updated = await accessTokens.updateAccessToken(
+        db,
+        actorOf(request),
+        request.params.id,
+        {
           ...flags(attributes),
           roleId: relationships?.role.data.id,
-        }),
-      };
+        },
+      );
+      return { data: presentIssuedToken(updated) };
     },
   );
 
   app.post<Params>('/access_tokens/:id/regenerate_token', { config }, async (request) => ({
-    data: await accessTokens.regenerateAccessToken(db, actorOf(request), request.params.id),
+    data: presentIssuedToken(
+      await accessTokens.regenerateAccessToken(db, actorOf(request), request.params.id),
+    ),
   }));
 
   app.delete<Params & { Querystring: Static<typeof DestroyAccessTokenQuery> }>(
     '/access_tokens/:id',
     { schema: { querystring: DestroyAccessTokenQuery }, config },
-    async (request) => ({
-      data: await accessTokens.destroyAccessToken(
+    async (request) => {
+      const destroyed = await accessTokens.destroyAccessToken(
         db,
         actorOf(request),
         request.params.id,
         destinationTokenId(request.query),
-      ),
-    }),
+      );
+      return { data: presentIssuedToken(destroyed) };
+    },
   );
 }

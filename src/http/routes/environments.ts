@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EnvironmentsAccess } from '../../domain/auth/environment-reach.ts';
 import * as maintenance from '../../domain/environments/maintenance.ts';
 import * as environments from '../../domain/environments/service.ts';
+import { presentEnvironment, presentMaintenanceMode } from '../../presenters/environment.ts';
 import { sendResult } from '../respond.ts';
 import {
   ActivateMaintenanceModeQuery,
@@ -27,10 +28,12 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
   const manage = { permission: 'can_manage_environments' } as const;
   const promote = { permission: 'can_promote_environments' } as const;
 
-  app.get('/environments', async () => ({ data: await environments.listEnvironments(db) }));
+  app.get('/environments', async () => ({
+    data: (await environments.listEnvironments(db)).map(presentEnvironment),
+  }));
 
   app.get<Params>('/environments/:id', async (request) => ({
-    data: await environments.findEnvironment(db, request.params.id),
+    data: presentEnvironment(await environments.findEnvironment(db, request.params.id)),
   }));
 
   app.post<Params & IdBody & { Querystring: Static<typeof ForkEnvironmentQuery> }>(
@@ -54,25 +57,31 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
         fork.completion.catch((error: unknown) => {
           request.log.error({ err: error }, `fork into "${fork.environment.id}" failed`);
         });
-        return reply.status(200).send({ data: fork.environment });
+        return reply.status(200).send({ data: presentEnvironment(fork.environment) });
       }
-      return sendResult(deps, request, reply, 200, { data: await fork.completion });
+      return sendResult(deps, request, reply, 200, {
+        data: presentEnvironment(await fork.completion),
+      });
     },
   );
 
   app.put<Params>('/environments/:id/promote', { config: promote }, async (request) => ({
-    data: await environments.promoteEnvironment(db, accessOf(request), request.params.id),
+    data: presentEnvironment(
+      await environments.promoteEnvironment(db, accessOf(request), request.params.id),
+    ),
   }));
 
   app.put<Params & IdBody>(
     '/environments/:id/rename',
     { schema: { body: EnvironmentIdBody }, config: { ...manage, resourceType: 'environment' } },
     async (request) => ({
-      data: await environments.renameEnvironment(
-        db,
-        accessOf(request),
-        request.params.id,
-        request.body.data.id,
+      data: presentEnvironment(
+        await environments.renameEnvironment(
+          db,
+          accessOf(request),
+          request.params.id,
+          request.body.data.id,
+        ),
       ),
     }),
   );
@@ -81,24 +90,30 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     '/environments/:id',
     { config: { ...manage, asyncJob: true } },
     async (request, reply) => {
-      const data = await environments.destroyEnvironment(db, accessOf(request), request.params.id);
+      const data = presentEnvironment(
+        await environments.destroyEnvironment(db, accessOf(request), request.params.id),
+      );
       return sendResult(deps, request, reply, 200, { data });
     },
   );
 
   app.get('/maintenance-mode', async () => ({
-    data: await maintenance.findMaintenanceMode(db),
+    data: presentMaintenanceMode(await maintenance.findMaintenanceMode(db)),
   }));
 
   app.put<{ Querystring: Static<typeof ActivateMaintenanceModeQuery> }>(
     '/maintenance-mode/activate',
     { schema: { querystring: ActivateMaintenanceModeQuery }, config: promote },
     async (request) => ({
-      data: await maintenance.setMaintenanceMode(db, accessOf(request), true),
+      data: presentMaintenanceMode(
+        await maintenance.setMaintenanceMode(db, accessOf(request), true),
+      ),
     }),
   );
 
   app.put('/maintenance-mode/deactivate', { config: promote }, async (request) => ({
-    data: await maintenance.setMaintenanceMode(db, accessOf(request), false),
+    data: presentMaintenanceMode(
+      await maintenance.setMaintenanceMode(db, accessOf(request), false),
+    ),
   }));
 }

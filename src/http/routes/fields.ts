@@ -1,16 +1,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as fields from '../../domain/fields/service.ts';
+import { presentField, presentFieldChange } from '../../presenters/field.ts';
+import { presentKept, presentKeptList } from '../../presenters/kept.ts';
 import { sendResult } from '../respond.ts';
 import { CreateFieldBody, fieldInput, newFieldInput, UpdateFieldBody } from '../schemas/field.ts';
 import type { AppDeps } from '../types.ts';
 
 type Params = { Params: { id: string } };
-
-/** Field changes are jobs in DatoCMS; the document is the job's payload (spec 02 §1). */
-function changeDocument(change: fields.FieldChange) {
-  return { data: change.field, included: change.included };
-}
 
 export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const fieldWrite = {
@@ -20,19 +17,19 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
   } as const;
 
   app.get<Params>('/item-types/:id/fields', async (request) => ({
-    data: await fields.listFields(request.scope, request.params.id),
+    data: presentKeptList(await fields.listFields(request.scope, request.params.id), presentField),
   }));
 
   app.get<Params>('/item-types/:id/fields/referencing', async (request) => ({
-    data: await fields.referencingFields(request.scope, request.params.id),
+    data: (await fields.referencingFields(request.scope, request.params.id)).map(presentField),
   }));
 
   app.get<Params>('/item-types/:id/fields/related', async (request) => ({
-    data: await fields.relatedFields(request.scope, request.params.id),
+    data: (await fields.relatedFields(request.scope, request.params.id)).map(presentField),
   }));
 
   app.get<Params>('/fields/:id', async (request) => ({
-    data: await fields.findField(request.scope, request.params.id),
+    data: presentKept(await fields.findField(request.scope, request.params.id), presentField),
   }));
 
   app.post<Params & { Body: Static<typeof CreateFieldBody> }>(
@@ -44,7 +41,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         request.params.id,
         newFieldInput(request.body),
       );
-      return sendResult(deps, request, reply, 201, changeDocument(change));
+      return sendResult(deps, request, reply, 201, presentFieldChange(change));
     },
   );
 
@@ -57,7 +54,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
         request.params.id,
         fieldInput(request.body),
       );
-      return sendResult(deps, request, reply, 200, changeDocument(change));
+      return sendResult(deps, request, reply, 200, presentFieldChange(change));
     },
   );
 
@@ -66,7 +63,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     { config: { permission: 'can_edit_schema', asyncJob: true } },
     async (request, reply) => {
       const change = await fields.destroyField(request.scope, request.params.id);
-      return sendResult(deps, request, reply, 200, changeDocument(change));
+      return sendResult(deps, request, reply, 200, presentFieldChange(change));
     },
   );
 
@@ -75,7 +72,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     { config: { permission: 'can_edit_schema', asyncJob: true } },
     async (request, reply) => {
       const change = await fields.duplicateField(request.scope, request.params.id);
-      return sendResult(deps, request, reply, 201, changeDocument(change));
+      return sendResult(deps, request, reply, 201, presentFieldChange(change));
     },
   );
 }

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { reorderFieldsAndFieldsets } from '../../domain/fieldsets/reorder.ts';
 import * as fieldsets from '../../domain/fieldsets/service.ts';
+import { presentFieldset, presentSchemaMember } from '../../presenters/fieldset.ts';
 import { sendResult } from '../respond.ts';
 import {
   CreateFieldsetBody,
@@ -18,21 +19,23 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
   const fieldsetWrite = { permission: 'can_edit_schema', resourceType: 'fieldset' } as const;
 
   app.get<Params>('/item-types/:id/fieldsets', async (request) => ({
-    data: await fieldsets.listFieldsets(request.scope, request.params.id),
+    data: (await fieldsets.listFieldsets(request.scope, request.params.id)).map(presentFieldset),
   }));
 
   app.get<Params>('/fieldsets/:id', async (request) => ({
-    data: await fieldsets.findFieldset(request.scope, request.params.id),
+    data: presentFieldset(await fieldsets.findFieldset(request.scope, request.params.id)),
   }));
 
   app.post<Params & { Body: Static<typeof CreateFieldsetBody> }>(
     '/item-types/:id/fieldsets',
     { schema: { body: CreateFieldsetBody }, config: fieldsetWrite },
     async (request, reply) => {
-      const data = await fieldsets.createFieldset(
-        request.scope,
-        request.params.id,
-        fieldsetInput(request.body, true),
+      const data = presentFieldset(
+        await fieldsets.createFieldset(
+          request.scope,
+          request.params.id,
+          fieldsetInput(request.body, true),
+        ),
       );
       return reply.status(201).send({ data });
     },
@@ -42,10 +45,12 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/fieldsets/:id',
     { schema: { body: UpdateFieldsetBody }, config: fieldsetWrite },
     async (request) => ({
-      data: await fieldsets.updateFieldset(
-        request.scope,
-        request.params.id,
-        fieldsetInput(request.body, false),
+      data: presentFieldset(
+        await fieldsets.updateFieldset(
+          request.scope,
+          request.params.id,
+          fieldsetInput(request.body, false),
+        ),
       ),
     }),
   );
@@ -54,7 +59,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/fieldsets/:id',
     { config: { permission: 'can_edit_schema' } },
     async (request) => ({
-      data: await fieldsets.destroyFieldset(request.scope, request.params.id),
+      data: presentFieldset(await fieldsets.destroyFieldset(request.scope, request.params.id)),
     }),
   );
 
@@ -65,11 +70,13 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
       config: { permission: 'can_edit_schema', asyncJob: true },
     },
     async (request, reply) => {
-      const data = await reorderFieldsAndFieldsets(
-        request.scope,
-        request.params.id,
-        reorderEntries(request.body),
-      );
+      const data = (
+        await reorderFieldsAndFieldsets(
+          request.scope,
+          request.params.id,
+          reorderEntries(request.body),
+        )
+      ).map(presentSchemaMember);
       return sendResult(deps, request, reply, 200, { data });
     },
   );

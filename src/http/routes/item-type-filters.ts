@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as filters from '../../domain/item-type-filters/service.ts';
+import { presentItemTypeFilter } from '../../presenters/item-type-filter.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { CreateItemTypeFilterBody, UpdateItemTypeFilterBody } from '../schemas/item-type-filter.ts';
 
@@ -15,11 +16,11 @@ export async function itemTypeFilterRoutes(app: FastifyInstance): Promise<void> 
   } as const;
 
   app.get('/item-type-filters', async (request) => ({
-    data: await filters.listItemTypeFilters(request.scope),
+    data: (await filters.listItemTypeFilters(request.scope)).map(presentItemTypeFilter),
   }));
 
   app.get<Params>('/item-type-filters/:id', async (request) => ({
-    data: await filters.findItemTypeFilter(request.scope, request.params.id),
+    data: presentItemTypeFilter(await filters.findItemTypeFilter(request.scope, request.params.id)),
   }));
 
   app.post<{ Body: Static<typeof CreateItemTypeFilterBody> }>(
@@ -27,11 +28,13 @@ export async function itemTypeFilterRoutes(app: FastifyInstance): Promise<void> 
     { schema: { body: CreateItemTypeFilterBody }, config: write },
     async (request, reply) => {
       const data = request.body.data;
-      const created = await filters.createItemTypeFilter(request.scope, {
-        id: data.id,
-        attributes: data.attributes ?? {},
-        relationships: relationshipIds(data.relationships),
-      });
+      const created = presentItemTypeFilter(
+        await filters.createItemTypeFilter(request.scope, {
+          id: data.id,
+          attributes: data.attributes ?? {},
+          relationships: relationshipIds(data.relationships),
+        }),
+      );
       return reply.status(201).send({ data: created });
     },
   );
@@ -42,15 +45,19 @@ export async function itemTypeFilterRoutes(app: FastifyInstance): Promise<void> 
     async (request) => {
       const data = request.body.data;
       return {
-        data: await filters.updateItemTypeFilter(request.scope, request.params.id, {
-          attributes: data.attributes ?? {},
-          relationships: relationshipIds(data.relationships),
-        }),
+        data: presentItemTypeFilter(
+          await filters.updateItemTypeFilter(request.scope, request.params.id, {
+            attributes: data.attributes ?? {},
+            relationships: relationshipIds(data.relationships),
+          }),
+        ),
       };
     },
   );
 
   app.delete<Params>('/item-type-filters/:id', { config: write }, async (request) => ({
-    data: await filters.destroyItemTypeFilter(request.scope, request.params.id),
+    data: presentItemTypeFilter(
+      await filters.destroyItemTypeFilter(request.scope, request.params.id),
+    ),
   }));
 }

@@ -2,6 +2,8 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ItemTypeInput } from '../../domain/item-types/attributes.ts';
 import * as itemTypes from '../../domain/item-types/service.ts';
+import { presentItemType } from '../../presenters/item-type.ts';
+import { presentKept, presentKeptList } from '../../presenters/kept.ts';
 import { presentMenuItem } from '../../presenters/menu-item.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
@@ -31,15 +33,20 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
   const schemaWrite = { permission: 'can_edit_schema', resourceType: 'item_type' } as const;
 
   app.get('/item-types', async (request) => ({
-    data: await itemTypes.listItemTypes(request.scope),
+    data: presentKeptList(await itemTypes.listItemTypes(request.scope), presentItemType),
   }));
 
   app.get<Params>('/item-types/:id', async (request) => ({
-    data: await itemTypes.findItemType(request.scope, request.params.id),
+    data: presentKept(
+      await itemTypes.findItemType(request.scope, request.params.id),
+      presentItemType,
+    ),
   }));
 
   app.get<Params>('/item-types/:id/referencing', async (request) => ({
-    data: await itemTypes.referencingItemTypes(request.scope, request.params.id),
+    data: (await itemTypes.referencingItemTypes(request.scope, request.params.id)).map(
+      presentItemType,
+    ),
   }));
 
   app.post<{ Body: CreateBody; Querystring: Static<typeof CreateItemTypeQuery> }>(
@@ -52,8 +59,11 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
         menuItemId: query.menu_item_id,
         schemaMenuItemId: query.schema_menu_item_id,
       });
-      const included = result.menuItem ? [presentMenuItem(result.menuItem, [])] : undefined;
-      return reply.status(201).send({ data: result.itemType, ...(included ? { included } : {}) });
+      const included = result.menuItem
+        ? [presentMenuItem({ row: result.menuItem, childIds: [] })]
+        : undefined;
+      const data = presentItemType(result.itemType);
+      return reply.status(201).send({ data, ...(included ? { included } : {}) });
     },
   );
 
@@ -61,10 +71,12 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id',
     { schema: { body: UpdateItemTypeBody }, config: { ...schemaWrite, asyncJob: true } },
     async (request, reply) => {
-      const data = await itemTypes.updateItemType(
-        request.scope,
-        request.params.id,
-        toInput(request.body, false),
+      const data = presentItemType(
+        await itemTypes.updateItemType(
+          request.scope,
+          request.params.id,
+          toInput(request.body, false),
+        ),
       );
       return sendResult(deps, request, reply, 200, { data });
     },
@@ -74,7 +86,9 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id/duplicate',
     { config: { permission: 'can_edit_schema' } },
     async (request, reply) => {
-      const data = await itemTypes.duplicateItemType(request.scope, request.params.id);
+      const data = presentItemType(
+        await itemTypes.duplicateItemType(request.scope, request.params.id),
+      );
       return reply.status(201).send({ data });
     },
   );
@@ -86,9 +100,11 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
       config: { permission: 'can_edit_schema', asyncJob: true },
     },
     async (request, reply) => {
-      const data = await itemTypes.destroyItemType(request.scope, request.params.id, {
-        skipMenuItemsDeletion: request.query.skip_menu_items_deletion === 'true',
-      });
+      const data = presentItemType(
+        await itemTypes.destroyItemType(request.scope, request.params.id, {
+          skipMenuItemsDeletion: request.query.skip_menu_items_deletion === 'true',
+        }),
+      );
       return sendResult(deps, request, reply, 200, { data });
     },
   );

@@ -23,6 +23,7 @@ import { newRecordGate, recordGate } from '../../domain/items/record-gate.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
+import { presentItemType } from '../../presenters/item-type.ts';
 import { actorOf } from '../actor.ts';
 import { sendListDocument } from '../list-document.ts';
 import { readBudget } from '../read-budget.ts';
@@ -264,12 +265,13 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/items/:id/duplicate',
     { config: { asyncJob: true, itemAction: 'duplicate' } },
     async (request, reply) => {
-      const document = await duplicateItem(
+      const { record, model } = await duplicateItem(
         request.scope,
         callerTokenOf(request),
         request.params.id,
         gateOf(request),
       );
+      const document = { data: record, included: [presentItemType(model)] };
       return sendResult(deps, request, reply, 201, document);
     },
   );

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { MenuItemInput } from '../../domain/menu/menu-item-rules.ts';
 import * as menuItems from '../../domain/menu/menu-items.ts';
+import { presentMenuItem } from '../../presenters/menu-item.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
 import {
@@ -31,19 +32,23 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/menu-items',
     { schema: { querystring: IdsFilterQuery } },
     async (request) => ({
-      data: await menuItems.listMenuItems(request.scope, filterIds(request.query)),
+      data: (await menuItems.listMenuItems(request.scope, filterIds(request.query))).map(
+        presentMenuItem,
+      ),
     }),
   );
 
   app.get<Params>('/menu-items/:id', async (request) => ({
-    data: await menuItems.findMenuItem(request.scope, request.params.id),
+    data: presentMenuItem(await menuItems.findMenuItem(request.scope, request.params.id)),
   }));
 
   app.post<{ Body: CreateBody }>(
     '/menu-items',
     { schema: { body: CreateMenuItemBody }, config: menuWrite },
     async (request, reply) => {
-      const data = await menuItems.createMenuItem(request.scope, toInput(request.body, true));
+      const data = presentMenuItem(
+        await menuItems.createMenuItem(request.scope, toInput(request.body, true)),
+      );
       return reply.status(201).send({ data });
     },
   );
@@ -52,7 +57,9 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/menu-items/reorder',
     { schema: { body: ReorderMenuItemsBody }, config: { ...menuWrite, asyncJob: true } },
     async (request, reply) => {
-      const data = await menuItems.reorderMenuItems(request.scope, reorderEntries(request.body));
+      const data = (
+        await menuItems.reorderMenuItems(request.scope, reorderEntries(request.body))
+      ).map(presentMenuItem);
       return sendResult(deps, request, reply, 200, { data });
     },
   );
@@ -61,15 +68,17 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/menu-items/:id',
     { schema: { body: UpdateMenuItemBody }, config: menuWrite },
     async (request) => ({
-      data: await menuItems.updateMenuItem(
-        request.scope,
-        request.params.id,
-        toInput(request.body, false),
+      data: presentMenuItem(
+        await menuItems.updateMenuItem(
+          request.scope,
+          request.params.id,
+          toInput(request.body, false),
+        ),
       ),
     }),
   );
 
   app.delete<Params>('/menu-items/:id', { config: menuWrite }, async (request) => ({
-    data: await menuItems.destroyMenuItem(request.scope, request.params.id),
+    data: presentMenuItem(await menuItems.destroyMenuItem(request.scope, request.params.id)),
   }));
 }

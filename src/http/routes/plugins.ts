@@ -1,6 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as plugins from '../../domain/plugins/service.ts';
+import { presentField } from '../../presenters/field.ts';
+import { presentPlugin } from '../../presenters/plugin.ts';
 import { CreatePluginBody, UpdatePluginBody } from '../schemas/plugin.ts';
 
 type Params = { Params: { id: string } };
@@ -10,15 +12,15 @@ export async function pluginRoutes(app: FastifyInstance): Promise<void> {
   const write = { permission: 'can_edit_schema', resourceType: 'plugin' } as const;
 
   app.get('/plugins', async (request) => ({
-    data: await plugins.listPlugins(request.scope),
+    data: (await plugins.listPlugins(request.scope)).map(presentPlugin),
   }));
 
   app.get<Params>('/plugins/:id', async (request) => ({
-    data: await plugins.findPlugin(request.scope, request.params.id),
+    data: presentPlugin(await plugins.findPlugin(request.scope, request.params.id)),
   }));
 
   app.get<Params>('/plugins/:id/fields', async (request) => ({
-    data: await plugins.pluginFields(request.scope, request.params.id),
+    data: (await plugins.pluginFields(request.scope, request.params.id)).map(presentField),
   }));
 
   app.post<{ Body: Static<typeof CreatePluginBody> }>(
@@ -26,10 +28,12 @@ export async function pluginRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: CreatePluginBody }, config: write },
     async (request, reply) => {
       const data = request.body.data;
-      const created = await plugins.createPlugin(request.scope, {
-        id: data.id,
-        attributes: data.attributes ?? {},
-      });
+      const created = presentPlugin(
+        await plugins.createPlugin(request.scope, {
+          id: data.id,
+          attributes: data.attributes ?? {},
+        }),
+      );
       return reply.status(201).send({ data: created });
     },
   );
@@ -38,13 +42,15 @@ export async function pluginRoutes(app: FastifyInstance): Promise<void> {
     '/plugins/:id',
     { schema: { body: UpdatePluginBody }, config: write },
     async (request) => ({
-      data: await plugins.updatePlugin(request.scope, request.params.id, {
-        attributes: request.body.data.attributes ?? {},
-      }),
+      data: presentPlugin(
+        await plugins.updatePlugin(request.scope, request.params.id, {
+          attributes: request.body.data.attributes ?? {},
+        }),
+      ),
     }),
   );
 
   app.delete<Params>('/plugins/:id', { config: write }, async (request) => ({
-    data: await plugins.destroyPlugin(request.scope, request.params.id),
+    data: presentPlugin(await plugins.destroyPlugin(request.scope, request.params.id)),
   }));
 }

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { RoleInput } from '../../domain/auth/role-rules.ts';
 import * as roles from '../../domain/auth/roles.ts';
+import { presentRole } from '../../presenters/role.ts';
 import { actorOf } from '../actor.ts';
 import { CreateRoleBody, UpdateRoleBody } from '../schemas/role.ts';
 import type { AppDeps } from '../types.ts';
@@ -23,17 +24,19 @@ export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   const config = { permission: 'can_manage_users' } as const;
   const write = { ...config, resourceType: 'role' } as const;
 
-  app.get('/roles', { config }, async () => ({ data: await roles.listRoles(db) }));
+  app.get('/roles', { config }, async () => ({
+    data: (await roles.listRoles(db)).map(presentRole),
+  }));
 
   app.get<Params>('/roles/:id', { config }, async (request) => ({
-    data: await roles.findRole(db, request.params.id),
+    data: presentRole(await roles.findRole(db, request.params.id)),
   }));
 
   app.post<{ Body: Static<typeof CreateRoleBody> }>(
     '/roles',
     { schema: { body: CreateRoleBody }, config: write },
     async (request, reply) => {
-      const data = await roles.createRole(db, actorOf(request), toInput(request.body));
+      const data = presentRole(await roles.createRole(db, actorOf(request), toInput(request.body)));
       return reply.status(201).send({ data });
     },
   );
@@ -42,16 +45,18 @@ export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/roles/:id',
     { schema: { body: UpdateRoleBody }, config: write },
     async (request) => ({
-      data: await roles.updateRole(db, actorOf(request), request.params.id, toInput(request.body)),
+      data: presentRole(
+        await roles.updateRole(db, actorOf(request), request.params.id, toInput(request.body)),
+      ),
     }),
   );
 
   app.post<Params>('/roles/:id/duplicate', { config }, async (request, reply) => {
-    const data = await roles.duplicateRole(db, actorOf(request), request.params.id);
+    const data = presentRole(await roles.duplicateRole(db, actorOf(request), request.params.id));
     return reply.status(201).send({ data });
   });
 
   app.delete<Params>('/roles/:id', { config }, async (request) => ({
-    data: await roles.destroyRole(db, actorOf(request), request.params.id),
+    data: presentRole(await roles.destroyRole(db, actorOf(request), request.params.id)),
   }));
 }

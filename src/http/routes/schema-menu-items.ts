@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { SchemaMenuItemInput } from '../../domain/menu/schema-menu-item-rules.ts';
 import * as schemaMenuItems from '../../domain/menu/schema-menu-items.ts';
+import { presentSchemaMenuItem } from '../../presenters/menu-item.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
 import { filterIds, IdsFilterQuery, reorderEntries } from '../schemas/menu-tree.ts';
@@ -23,12 +24,16 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
     '/schema-menu-items',
     { schema: { querystring: IdsFilterQuery } },
     async (request) => ({
-      data: await schemaMenuItems.listSchemaMenuItems(request.scope, filterIds(request.query)),
+      data: (
+        await schemaMenuItems.listSchemaMenuItems(request.scope, filterIds(request.query))
+      ).map(presentSchemaMenuItem),
     }),
   );
 
   app.get<Params>('/schema-menu-items/:id', async (request) => ({
-    data: await schemaMenuItems.findSchemaMenuItem(request.scope, request.params.id),
+    data: presentSchemaMenuItem(
+      await schemaMenuItems.findSchemaMenuItem(request.scope, request.params.id),
+    ),
   }));
 
   app.post<{ Body: CreateBody }>(
@@ -41,7 +46,9 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
         attributes: document.attributes ?? {},
         relationships: relationshipIds(document.relationships),
       };
-      const data = await schemaMenuItems.createSchemaMenuItem(request.scope, input);
+      const data = presentSchemaMenuItem(
+        await schemaMenuItems.createSchemaMenuItem(request.scope, input),
+      );
       return reply.status(201).send({ data });
     },
   );
@@ -50,10 +57,9 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
     '/schema-menu-items/reorder',
     { schema: { body: ReorderSchemaMenuItemsBody }, config: { ...schemaWrite, asyncJob: true } },
     async (request, reply) => {
-      const data = await schemaMenuItems.reorderSchemaMenuItems(
-        request.scope,
-        reorderEntries(request.body),
-      );
+      const data = (
+        await schemaMenuItems.reorderSchemaMenuItems(request.scope, reorderEntries(request.body))
+      ).map(presentSchemaMenuItem);
       return sendResult(deps, request, reply, 200, { data });
     },
   );
@@ -70,12 +76,16 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
         children: children?.data.map((child) => child.id),
       };
       return {
-        data: await schemaMenuItems.updateSchemaMenuItem(request.scope, request.params.id, input),
+        data: presentSchemaMenuItem(
+          await schemaMenuItems.updateSchemaMenuItem(request.scope, request.params.id, input),
+        ),
       };
     },
   );
 
   app.delete<Params>('/schema-menu-items/:id', { config: schemaWrite }, async (request) => ({
-    data: await schemaMenuItems.destroySchemaMenuItem(request.scope, request.params.id),
+    data: presentSchemaMenuItem(
+      await schemaMenuItems.destroySchemaMenuItem(request.scope, request.params.id),
+    ),
   }));
 }

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as site from '../../domain/site/service.ts';
+import { presentSite, presentSiteWithSchema } from '../../presenters/site.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
 import { SiteQuery, UpdateSiteBody } from '../schemas/site.ts';
@@ -12,7 +13,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     { schema: { querystring: SiteQuery } },
     async (request) => {
       const include = request.query.include?.split(',').filter((path) => path !== '') ?? [];
-      return site.findSite(request.scope, include);
+      return presentSiteWithSchema(await site.findSite(request.scope, include));
     },
   );
 
@@ -21,10 +22,12 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     '/site',
     { schema: { body: UpdateSiteBody }, config: { resourceType: 'site', asyncJob: true } },
     async (request, reply) => {
-      const data = await site.updateSite(
-        request.scope,
-        actorOf(request).permissions,
-        request.body.data.attributes ?? {},
+      const data = presentSite(
+        await site.updateSite(
+          request.scope,
+          actorOf(request).permissions,
+          request.body.data.attributes ?? {},
+        ),
       );
       return sendResult(deps, request, reply, 200, { data });
     },

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as filters from '../../domain/upload-filters/service.ts';
+import { presentUploadFilter } from '../../presenters/upload-filter.ts';
 import { CreateUploadFilterBody, UpdateUploadFilterBody } from '../schemas/upload-filter.ts';
 
 type Params = { Params: { id: string } };
@@ -10,11 +11,11 @@ export async function uploadFilterRoutes(app: FastifyInstance): Promise<void> {
   const write = { permission: 'can_manage_shared_filters', resourceType: 'upload_filter' } as const;
 
   app.get('/upload-filters', async (request) => ({
-    data: await filters.listUploadFilters(request.scope),
+    data: (await filters.listUploadFilters(request.scope)).map(presentUploadFilter),
   }));
 
   app.get<Params>('/upload-filters/:id', async (request) => ({
-    data: await filters.findUploadFilter(request.scope, request.params.id),
+    data: presentUploadFilter(await filters.findUploadFilter(request.scope, request.params.id)),
   }));
 
   app.post<{ Body: Static<typeof CreateUploadFilterBody> }>(
@@ -22,10 +23,12 @@ export async function uploadFilterRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: CreateUploadFilterBody }, config: write },
     async (request, reply) => {
       const data = request.body.data;
-      const created = await filters.createUploadFilter(request.scope, {
-        id: data.id,
-        attributes: data.attributes ?? {},
-      });
+      const created = presentUploadFilter(
+        await filters.createUploadFilter(request.scope, {
+          id: data.id,
+          attributes: data.attributes ?? {},
+        }),
+      );
       return reply.status(201).send({ data: created });
     },
   );
@@ -34,13 +37,15 @@ export async function uploadFilterRoutes(app: FastifyInstance): Promise<void> {
     '/upload-filters/:id',
     { schema: { body: UpdateUploadFilterBody }, config: write },
     async (request) => ({
-      data: await filters.updateUploadFilter(request.scope, request.params.id, {
-        attributes: request.body.data.attributes ?? {},
-      }),
+      data: presentUploadFilter(
+        await filters.updateUploadFilter(request.scope, request.params.id, {
+          attributes: request.body.data.attributes ?? {},
+        }),
+      ),
     }),
   );
 
   app.delete<Params>('/upload-filters/:id', { config: write }, async (request) => ({
-    data: await filters.destroyUploadFilter(request.scope, request.params.id),
+    data: presentUploadFilter(await filters.destroyUploadFilter(request.scope, request.params.id)),
   }));
 }

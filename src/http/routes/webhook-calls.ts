@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as calls from '../../domain/webhook-calls/service.ts';
+import { presentCallsPage, presentCallWithWebhook } from '../../presenters/webhook-call.ts';
 import { sendListDocument } from '../list-document.ts';
 import { readBudget } from '../read-budget.ts';
 import { ListWebhookCallsQuery } from '../schemas/webhook-call.ts';
@@ -17,17 +18,15 @@ export async function webhookCallRoutes(app: FastifyInstance, deps: AppDeps): Pr
     '/webhook_calls',
     { schema: { querystring: ListWebhookCallsQuery }, config },
     async (request, reply) => {
-      const { data, ...rest } = await calls.listWebhookCalls(
-        db,
-        request.query,
-        readBudget.admitFor(reply),
+      const { data, ...rest } = presentCallsPage(
+        await calls.listWebhookCalls(db, request.query, readBudget.admitFor(reply)),
       );
       return sendListDocument(reply, data, rest);
     },
   );
 
   app.get<Params>('/webhook_calls/:id', { config }, async (request) =>
-    calls.findWebhookCall(db, request.params.id),
+    presentCallWithWebhook(await calls.findWebhookCall(db, request.params.id)),
   );
 
   // The client expects no result (Promise<void>): 204 is the one status it reads no body from.

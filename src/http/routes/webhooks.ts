@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as webhooks from '../../domain/webhooks/service.ts';
 import { removeSigningSecret, rotateSigningSecret } from '../../domain/webhooks/signing.ts';
+import { presentSigningSecret, presentWebhook } from '../../presenters/webhook.ts';
 import { CreateWebhookBody, UpdateWebhookBody } from '../schemas/webhook.ts';
 import type { AppDeps } from '../types.ts';
 
@@ -14,17 +15,19 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
   const config = { permission: 'can_manage_webhooks', reachesEveryEnvironment: true } as const;
   const write = { ...config, resourceType: 'webhook' } as const;
 
-  app.get('/webhooks', { config }, async () => ({ data: await webhooks.listWebhooks(db) }));
+  app.get('/webhooks', { config }, async () => ({
+    data: (await webhooks.listWebhooks(db)).map(presentWebhook),
+  }));
 
   app.get<Params>('/webhooks/:id', { config }, async (request) => ({
-    data: await webhooks.findWebhook(db, request.params.id),
+    data: presentWebhook(await webhooks.findWebhook(db, request.params.id)),
   }));
 
   app.post<{ Body: Static<typeof CreateWebhookBody> }>(
     '/webhooks',
     { schema: { body: CreateWebhookBody }, config: write },
     async (request, reply) => {
-      const data = await webhooks.createWebhook(db, request.body.data.attributes);
+      const data = presentWebhook(await webhooks.createWebhook(db, request.body.data.attributes));
       return reply.status(201).send({ data });
     },
   );
@@ -33,17 +36,19 @@ export async function webhookRoutes(app: FastifyInstance, deps: AppDeps): Promis
     '/webhooks/:id',
     { schema: { body: UpdateWebhookBody }, config: write },
     async (request) => ({
-      data: await webhooks.updateWebhook(db, request.params.id, request.body.data.attributes ?? {}),
+      data: presentWebhook(
+        await webhooks.updateWebhook(db, request.params.id, request.body.data.attributes ?? {}),
+      ),
     }),
   );
 
   app.delete<Params>('/webhooks/:id', { config }, async (request) => ({
-    data: await webhooks.destroyWebhook(db, request.params.id),
+    data: presentWebhook(await webhooks.destroyWebhook(db, request.params.id)),
   }));
 
   // Fieldhouse extension: opt-in Standard Webhooks signing. The secret is shown once.
   app.post<Params>('/webhooks/:id/signing_secret', { config }, async (request) => ({
-    data: await rotateSigningSecret(db, request.params.id),
+    data: presentSigningSecret(await rotateSigningSecret(db, request.params.id)),
   }));
 
   app.delete<Params>('/webhooks/:id/signing_secret', { config }, async (request, reply) => {

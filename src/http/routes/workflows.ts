@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import * as workflows from '../../domain/workflows/service.ts';
+import { presentWorkflow } from '../../presenters/workflow.ts';
 import { CreateWorkflowBody, UpdateWorkflowBody } from '../schemas/workflow.ts';
 
 type Params = { Params: { id: string } };
@@ -9,11 +10,11 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
   const write = { permission: 'can_manage_workflows', resourceType: 'workflow' } as const;
 
   app.get('/workflows', async (request) => ({
-    data: await workflows.listWorkflows(request.scope),
+    data: (await workflows.listWorkflows(request.scope)).map(presentWorkflow),
   }));
 
   app.get<Params>('/workflows/:id', async (request) => ({
-    data: await workflows.findWorkflow(request.scope, request.params.id),
+    data: presentWorkflow(await workflows.findWorkflow(request.scope, request.params.id)),
   }));
 
   app.post<{ Body: Static<typeof CreateWorkflowBody> }>(
@@ -21,10 +22,12 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
     { schema: { body: CreateWorkflowBody }, config: write },
     async (request, reply) => {
       const data = request.body.data;
-      const created = await workflows.createWorkflow(request.scope, {
-        id: data.id,
-        attributes: data.attributes ?? {},
-      });
+      const created = presentWorkflow(
+        await workflows.createWorkflow(request.scope, {
+          id: data.id,
+          attributes: data.attributes ?? {},
+        }),
+      );
       return reply.status(201).send({ data: created });
     },
   );
@@ -33,13 +36,15 @@ export async function workflowRoutes(app: FastifyInstance): Promise<void> {
     '/workflows/:id',
     { schema: { body: UpdateWorkflowBody }, config: write },
     async (request) => ({
-      data: await workflows.updateWorkflow(request.scope, request.params.id, {
-        attributes: request.body.data.attributes ?? {},
-      }),
+      data: presentWorkflow(
+        await workflows.updateWorkflow(request.scope, request.params.id, {
+          attributes: request.body.data.attributes ?? {},
+        }),
+      ),
     }),
   );
 
   app.delete<Params>('/workflows/:id', { config: write }, async (request) => ({
-    data: await workflows.destroyWorkflow(request.scope, request.params.id),
+    data: presentWorkflow(await workflows.destroyWorkflow(request.scope, request.params.id)),
   }));
 }
