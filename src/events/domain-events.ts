@@ -1,8 +1,8 @@
 import type { EnvironmentRow } from '../db/schema.ts';
 import type { TokenView } from '../domain/actor.ts';
 import type { ModelView } from '../domain/fields/model-state.ts';
+import type { RecordView } from '../domain/items/record-view.ts';
 import type { Upload } from '../domain/uploads/upload.ts';
-import type { Resource } from '../presenters/jsonapi.ts';
 
 /**
  * What a change tells webhooks, as domain values: the outbox presents each into the JSON
@@ -23,17 +23,20 @@ export type ModelEvent = {
   previous?: ModelView | null;
 };
 
-/** A record changed: its model as the change left it, and its creator. */
+/**
+ * A record changed: as the change left it (as it was, for a delete) and before, its model
+ * as the change left it, and its creator. `nested`: the record with its blocks inline,
+ * when its model holds blocks (for webhooks with nested_items_in_payload).
+ */
 export type RecordEvent = {
   entityType: 'item';
   eventType: 'create' | 'update' | 'delete' | 'publish' | 'unpublish';
   model: ModelView;
   creator: TokenView | null;
-  entity: Resource;
-  previousEntity?: Resource | null;
-  /** With its blocks inline, when its model holds blocks (nested_items_in_payload). */
-  nestedEntity?: Resource;
-  nestedPreviousEntity?: Resource | null;
+  record: RecordView;
+  previous?: RecordView | null;
+  nested?: RecordView;
+  nestedPrevious?: RecordView | null;
 };
 
 export type EnvironmentEvent = {

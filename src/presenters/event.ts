@@ -1,6 +1,7 @@
 import type { SchemaEvent } from '../events/domain-events.ts';
 import { presentAccessToken } from './access-token.ts';
 import { presentEnvironment, presentMaintenanceMode } from './environment.ts';
+import { presentItem } from './item.ts';
 import { presentItemType } from './item-type.ts';
 import type { Resource } from './jsonapi.ts';
 import { presentUpload } from './upload.ts';
@@ -25,17 +26,17 @@ export function presentEvent(event: SchemaEvent): PresentedEvent {
       };
     case 'item':
       return {
-        entity: event.entity,
-        previousEntity: event.previousEntity ?? null,
+        entity: presentItem(event.record),
+        previousEntity: event.previous ? presentItem(event.previous) : null,
         // As DatoCMS sends them: the record's model, then its creator.
         relatedEntities: [
           presentItemType(event.model),
           ...(event.creator ? [presentAccessToken(event.creator, null, new Date())] : []),
         ],
-        ...(event.nestedEntity
+        ...(event.nested
           ? {
-              nestedEntity: event.nestedEntity,
-              nestedPreviousEntity: event.nestedPreviousEntity ?? null,
+              nestedEntity: presentItem(event.nested),
+              nestedPreviousEntity: event.nestedPrevious ? presentItem(event.nestedPrevious) : null,
             }
           : {}),
       };

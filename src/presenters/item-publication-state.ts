@@ -1,15 +1,7 @@
-import type { LocaleComparison } from '../domain/items/locale-content.ts';
+import type { PublicationState, PublicationStateView } from '../domain/items/publication-state.ts';
+import { presentItemVersion } from './item-version.ts';
 import { type Resource, ref } from './jsonapi.ts';
-
-/** What the current-vs-published comparison says of a record, and what it links to. */
-export type PublicationState = LocaleComparison & {
-  itemId: string;
-  invalidLocales: string[];
-  nonLocalizedInvalid: boolean;
-  publishedVersionId: string | null;
-  scheduledPublicationId: string | null;
-  scheduledUnpublishingId: string | null;
-};
+import { presentScheduledAction } from './scheduled-action.ts';
 
 /** The client's ItemCurrentVsPublishedState. */
 export function presentPublicationState(state: PublicationState): Resource {
@@ -35,5 +27,16 @@ export function presentPublicationState(state: PublicationState): Resource {
       scheduled_unpublishing: { data: ref('scheduled_unpublishing', scheduledUnpublishingId) },
       published_version: { data: ref('item_version', publishedVersionId) },
     },
+  };
+}
+
+/** The comparison, its schedules and published version included. */
+export function presentPublicationStateView(view: PublicationStateView) {
+  return {
+    data: presentPublicationState(view.state),
+    included: [
+      ...view.schedules.map(presentScheduledAction),
+      ...(view.publishedVersion ? [presentItemVersion(view.publishedVersion)] : []),
+    ],
   };
 }

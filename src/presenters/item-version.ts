@@ -1,18 +1,13 @@
-import type { ItemRow, ItemVersionRow } from '../db/schema.ts';
+import { blockIdValues } from '../domain/items/block-values.ts';
+import type { VersionView } from '../domain/items/versions.ts';
 import { presentedAttributes } from './item.ts';
-import { type BlockHoldingField, blockIdValues } from './item-blocks.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /**
  * A saved version of a record (the client's ItemVersion): its values by api_key, and
  * whether they pass the schema as it is now.
  */
-export function presentItemVersion(
-  version: ItemVersionRow,
-  item: Pick<ItemRow, 'current_version_id' | 'published_version_id'>,
-  fields: readonly BlockHoldingField[],
-  isValid: boolean,
-): Resource {
+export function presentItemVersion({ version, item, fields, isValid }: VersionView): Resource {
   // A version holds its blocks inline (a snapshot); it presents them by id like a record.
   const values = blockIdValues(fields, version.item_values);
   const attributes = presentedAttributes(fields, values);

@@ -1,14 +1,9 @@
-import type { ItemRow, ItemTypeRow } from '../db/schema.ts';
 import { withEmptyValues } from '../domain/fields/field-types/empty-values.ts';
+import type { BlockHoldingField } from '../domain/items/block-values.ts';
+import type { BulkResult } from '../domain/items/bulk.ts';
+import type { RecordView } from '../domain/items/record-view.ts';
+import { nestedValues } from './item-blocks.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
-
-/** What presenting a record needs of each field of its model. */
-export type PresentedField = {
-  id: string;
-  api_key: string;
-  field_type: string;
-  localized: boolean;
-};
 
 /**
  * Values by field id as attributes by api_key, every field present and empty as its type
@@ -17,7 +12,7 @@ export type PresentedField = {
  * read the same way.
  */
 export function presentedAttributes(
-  fields: readonly PresentedField[],
+  fields: readonly BlockHoldingField[],
   values: Record<string, unknown>,
 ): Record<string, unknown> {
   const attributes: Record<string, unknown> = {};
@@ -27,14 +22,12 @@ export function presentedAttributes(
 
 /**
  * A record as the CMA gives it: values keyed by api_key (stored by field id), every field
- * of the model present, empty as its type is when the record holds nothing for it.
+ * of the model present, empty as its type is when the record holds nothing for it; its
+ * blocks whole when the view holds them inline.
  */
-export function presentItem(
-  row: Omit<ItemRow, 'seq' | 'published_values'>,
-  model: Pick<ItemTypeRow, 'sortable' | 'tree'>,
-  fields: readonly PresentedField[],
-  values: Record<string, unknown> = row.item_values,
-): Resource {
+export function presentItem(view: RecordView): Resource {
+  const { row, model, fields, blocks } = view;
+  const values = blocks ? nestedValues(fields, view.values, blocks) : view.values;
   const attributes = presentedAttributes(fields, values);
   if (model.tree) attributes.parent_id = row.parent_id;
   if (model.tree || model.sortable) attributes.position = row.position;
@@ -60,7 +53,15 @@ export function presentItem(
       is_published_version_valid: published ? row.published_valid : null,
       current_version: row.current_version_id,
       stage: row.stage,
-      has_children: null,
+      has_children: view.hasChildren,
     },
+  };
+}
+
+/** A bulk job's result: the records changed, and the count of those that could not be. */
+export function presentBulkResult({ records, failed }: BulkResult) {
+  return {
+    data: records.map(presentItem),
+    meta: { successful: records.length, failed },
   };
 }

@@ -1,4 +1,4 @@
-import type { ScheduledActionRow } from '../db/schema.ts';
+import type { ScheduledAction } from '../domain/items/schedules.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /**
@@ -6,9 +6,7 @@ import { isoTime, type Resource, ref } from './jsonapi.ts';
  * ScheduledUnpublishing; the part of the record it acts on is shown as it was sent
  * (null: the whole record).
  */
-export function presentScheduledAction(
-  row: Pick<ScheduledActionRow, 'seq' | 'item_id' | 'action' | 'due_at' | 'selection'>,
-): Resource {
+export function presentScheduledAction(row: ScheduledAction): Resource {
   const relationships = { item: { data: ref('item', row.item_id) } };
   if (row.action === 'publish')
     return {

@@ -372,7 +372,7 @@ test("a record's creator is its caller's token as it is now: renamed, the next c
 });
 
 /**
- * What a kept record is presented as is kept with it (presentedOnce), per schema version
+ * What is made of a kept record is kept with it (viewedOnce), per schema version
  * and per way of reading it: a schema change that writes no record still shows next.
  */
 test('a kept record is presented anew after a schema change, and per version read', async () => {

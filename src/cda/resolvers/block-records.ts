@@ -1,4 +1,4 @@
-import { isBlockNode } from '../../presenters/item-blocks.ts';
+import { isBlockNode } from '../../domain/items/block-values.ts';
 import type { StoredBlock } from './block-loader.ts';
 import type { DeliveryContext, DeliveryRecord } from './context.ts';
 

@@ -135,37 +135,38 @@ export function cachedSchemaRead<T>(
   return schemaCacheOf(place.pool).read(at, key, load);
 }
 
-/** What was made of one kept record row, at the schema version it was made at. */
-type Presentations = { schemaVersion: string; byKey: Map<string, unknown> };
+/** The views made of one kept record row, at the schema version they were made at. */
+type Views = { schemaVersion: string; byKey: Map<string, unknown> };
 // Keyed by the row itself: a kept row stands for its environment at one records version
 // (RecordCache), so what is made of it (with its blocks and tree) goes when the row does.
-const presentationsOfRow = new WeakMap<object, Presentations>();
+const viewsOfRow = new WeakMap<object, Views>();
 
 /**
- * What `present` makes of a record row a request read from the record cache: made once
- * per row kept, schema version and `key` (the options it is made with), then shared,
- * deep-frozen. A row not kept (too large, or read at an older version), and any row in a
- * transaction, is presented afresh.
+ * The view `view` makes of a record row a request read from the record cache (its values,
+ * model, fields and tree meta): made once per row kept, schema version and `key` (the
+ * options it is made with), then shared, deep-frozen, so what the edge presents of it is
+ * made once too (the presenters keep theirs). A row not kept (too large, or read at an older
+ * version), and any row in a transaction, is viewed afresh.
  */
-export async function presentedOnce<T>(
+export async function viewedOnce<T>(
   scope: Scope | ScopedTransaction,
   row: object,
   key: string,
-  present: () => Promise<T>,
+  view: () => Promise<T>,
 ): Promise<T> {
   // The record cache freezes the rows it keeps, and only those.
   if (isTransaction(scope) || scope.versions === undefined || !Object.isFrozen(row)) {
-    return present();
+    return view();
   }
   const schemaVersion = scope.versions.schema;
-  let kept = presentationsOfRow.get(row);
+  let kept = viewsOfRow.get(row);
   if (kept?.schemaVersion !== schemaVersion) {
     kept = { schemaVersion, byKey: new Map() };
-    presentationsOfRow.set(row, kept);
+    viewsOfRow.set(row, kept);
   }
   const found = kept.byKey.get(key);
   if (found !== undefined) return found as T;
-  const made = deepFreeze(await present());
+  const made = deepFreeze(await view());
   kept.byKey.set(key, made);
   return made;
 }

@@ -4,8 +4,8 @@ import type { SchemaVersion } from './schema-cache.ts';
 // Records kept at once, all environments together; past it the least recently kept goes.
 const DEFAULT_RECORDS = 1_000;
 // Bytes of values kept at once (as JSON text, as `load` measures them): past it the least
-// recently kept go too. (A kept row also holds its presentations, current and published,
-// and their JSON: presentedOnce and documentJson. Each is about the row's size: a small
+// recently kept go too. (A kept row also holds its views, current and published, what
+// they are presented as, and their JSON: viewedOnce, presentKept and documentJson. Each is about the row's size: a small
 // multiple of the bound, still bound.)
 const DEFAULT_KEPT_BYTES = 8 * 1024 * 1024;
 // A record larger than this is served but not kept: a few large records would otherwise

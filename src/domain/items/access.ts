@@ -1,5 +1,4 @@
 import type { Scope } from '../../db/environment-scope.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
 import { findItemType } from '../item-types/repo.ts';
@@ -16,6 +15,7 @@ import {
   reaches,
   wholeContent,
 } from './permission-entries.ts';
+import type { RecordView } from './record-view.ts';
 
 /**
  * The one place record access is decided, on the records as they are stored: the role's
@@ -164,35 +164,27 @@ async function assertMayOnRecords(
   throw refuse(intent.action, `record(s) ${refused.join(', ')}${what}`);
 }
 
-/** Of presented records, those the role may read (a record's references, say). */
+/** Of these records, those the role may read (a record's references, say). */
 export async function readableOnly(
   actor: Actor,
   scope: Scope,
-  records: readonly Resource[],
-): Promise<Resource[]> {
+  records: readonly RecordView[],
+): Promise<RecordView[]> {
   if (grantsEverything(actor, scope.environment.id, 'read')) return [...records];
-  const idOf = (record: Resource, relationship: string) => {
-    const data = record.relationships?.[relationship]?.data;
-    return data && !Array.isArray(data) ? data.id : null;
-  };
-  const stageOfRecord = (record: Resource) => {
-    const stage = record.meta?.stage;
-    return typeof stage === 'string' ? stage : null;
-  };
   const refused = new Set(
     await refusedOf(
       actor,
       scope,
       { action: 'read' },
-      records.map((record) => ({
-        id: record.id,
-        item_type_id: idOf(record, 'item_type') ?? '',
-        creator_id: idOf(record, 'creator'),
-        stage: stageOfRecord(record),
+      records.map(({ row }) => ({
+        id: row.id,
+        item_type_id: row.item_type_id,
+        creator_id: row.creator_id,
+        stage: row.stage,
       })),
     ),
   );
-  return records.filter((record) => !refused.has(record.id));
+  return records.filter((record) => !refused.has(record.row.id));
 }
 
 /**

@@ -1,12 +1,7 @@
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { BlockRow } from '../../db/schema.ts';
-import {
-  type BlockHoldingField,
-  blockRefsOf,
-  holdsBlocks,
-  withoutBlocks,
-} from '../../presenters/item-blocks.ts';
 import { loadBlockSchema } from './block-schema.ts';
+import { type BlockHoldingField, blockRefsOf, holdsBlocks, withoutBlocks } from './block-values.ts';
 import { fieldsOfModels, type ItemField } from './model-fields.ts';
 
 // Schema changes that remove blocks: a destroyed field holding blocks, a destroyed block

@@ -1,13 +1,5 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { BlockRow, ItemRow } from '../../db/schema.ts';
-import {
-  type BlockNode,
-  blockIdValues,
-  holdsBlocks,
-  isBlockNode,
-  mapValues,
-  nestedValues,
-} from '../../presenters/item-blocks.ts';
 import { MAX_NESTING_DEPTH } from '../limits.ts';
 import {
   type BlockSchema,
@@ -16,6 +8,14 @@ import {
   byApiKey,
   loadBlockSchema,
 } from './block-schema.ts';
+import {
+  type BlockNode,
+  blockIdValues,
+  holdsBlocks,
+  isBlockNode,
+  mapValues,
+  type NestedContext,
+} from './block-values.ts';
 import type { ItemField } from './model-fields.ts';
 
 // Snapshots: values with their blocks inline (BlockNode), as versions and published values
@@ -126,24 +126,28 @@ export async function snapshotAsRequest(
 /** How a read presents values: the current or published version, blocks by id or whole. */
 export type ValuesRead = { published: boolean; nested: boolean };
 
+/** Values to show (by field id); with `blocks`, they hold their blocks inline, shown whole. */
+export type ShownValues = { values: Record<string, unknown>; blocks?: NestedContext };
+
 /**
- * The values to present for each record (by field id): ids by default, blocks presented whole
- * with `nested` (DatoCMS's `?nested=true`), from the published snapshot when asked.
+ * The values to show for each record (by field id): blocks by id by default, inline to be
+ * shown whole with `nested` (DatoCMS's `?nested=true`), from the published snapshot when
+ * asked.
  */
-export async function valuesToPresent(
+export async function valuesToShow(
   db: EnvQueryable,
   records: readonly (Pick<
     ItemRow,
     'id' | 'item_values' | 'published_values' | 'current_version_id' | 'published_version_id'
   > & { fields: readonly ItemField[] })[],
   read: ValuesRead,
-): Promise<Record<string, unknown>[]> {
+): Promise<ShownValues[]> {
   if (!read.nested)
-    return records.map((record) =>
-      read.published
+    return records.map((record) => ({
+      values: read.published
         ? blockIdValues(record.fields, record.published_values ?? {})
         : record.item_values,
-    );
+    }));
   const { snapshots, schema } = read.published
     ? {
         snapshots: records.map((record) => record.published_values ?? {}),
@@ -158,10 +162,11 @@ export async function valuesToPresent(
         })),
       );
   const blockFields = blockModelFields(schema);
-  return records.map((record, index) =>
-    nestedValues(record.fields, snapshots[index] ?? {}, {
+  return records.map((record, index) => ({
+    values: snapshots[index] ?? {},
+    blocks: {
       blockFields,
       version: (read.published ? record.published_version_id : null) ?? record.current_version_id,
-    }),
-  );
+    },
+  }));
 }

@@ -1,12 +1,12 @@
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import type { BlockRow } from '../../db/schema.ts';
-import { blockRefsOf, holdsBlocks, mapBlockRefs } from '../../presenters/item-blocks.ts';
 import { type FieldIssue, ValidationFailed } from '../errors.ts';
 import { blockRefProblem } from '../fields/field-types/block-refs.ts';
 import { generateId } from '../ids.ts';
 import { MAX_NESTING_DEPTH } from '../limits.ts';
 import { type BlockSchema, byApiKey, loadBlockSchema } from './block-schema.ts';
 import { nodeFromRow, snapshotValues } from './block-snapshots.ts';
+import { blockRefsOf, holdsBlocks, mapBlockRefs } from './block-values.ts';
 import type { ItemField } from './model-fields.ts';
 import { checkItemValues } from './values.ts';
 

@@ -1,14 +1,14 @@
 import type { Scope } from '../../db/environment-scope.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { publishItem, unpublishItem } from './publishing.ts';
 import type { RecordGate } from './record-gate.ts';
+import type { RecordView } from './record-view.ts';
 import { destroyItem } from './service.ts';
 import { moveToStage } from './stage-moves.ts';
 
 export type BulkAction = 'publish' | 'unpublish' | 'destroy';
 
-type Change = (scope: Scope, id: string, gate: RecordGate) => Promise<Resource>;
+type Change = (scope: Scope, id: string, gate: RecordGate) => Promise<RecordView>;
 
 const ACTIONS: Record<BulkAction, Change> = {
   publish: (scope, id, gate) => publishItem(scope, id, undefined, { gate }),
@@ -16,7 +16,8 @@ const ACTIONS: Record<BulkAction, Change> = {
   destroy: destroyItem,
 };
 
-export type BulkResult = { data: Resource[]; meta: { successful: number; failed: number } };
+/** The records changed, and how many could not be. */
+export type BulkResult = { records: RecordView[]; failed: number };
 
 /**
  * Changes each record in its own transaction (with its own event), so one refused record
@@ -26,19 +27,19 @@ export type BulkResult = { data: Resource[]; meta: { successful: number; failed:
  */
 async function eachRecord(
   ids: readonly string[],
-  change: (id: string) => Promise<Resource>,
+  change: (id: string) => Promise<RecordView>,
 ): Promise<BulkResult> {
-  const data: Resource[] = [];
+  const records: RecordView[] = [];
   let failed = 0;
   for (const id of ids) {
     try {
-      data.push(await change(id));
+      records.push(await change(id));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       failed++;
     }
   }
-  return { data, meta: { successful: data.length, failed } };
+  return { records, failed };
 }
 
 /** A bulk publish, unpublish or destroy. */

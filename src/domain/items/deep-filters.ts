@@ -1,7 +1,7 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
-import { holdsBlocks } from '../../presenters/item-blocks.ts';
 import { BLOCK_VALIDATORS } from '../item-types/references.ts';
+import { holdsBlocks } from './block-values.ts';
 import { allOf, combinedConditions, namesIn } from './filter-combinators.ts';
 import {
   badFilter,

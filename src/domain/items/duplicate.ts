@@ -1,10 +1,18 @@
 import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import type { CallerToken } from '../actor.ts';
+import { withEmptyValues } from '../fields/field-types/empty-values.ts';
 import type { ModelView } from '../fields/model-state.ts';
 import { findItemType } from '../item-types/service.ts';
+import { MAX_NESTING_DEPTH } from '../limits.ts';
+import {
+  type BlockHoldingField,
+  type BlockModelFields,
+  isBlockNode,
+  mapValues,
+} from './block-values.ts';
 import type { ItemField } from './model-fields.ts';
 import type { RecordGate } from './record-gate.ts';
+import type { RecordView } from './record-view.ts';
 import { createInTransaction, findItem, findRecordOrFail } from './service.ts';
 import { valueTaken } from './values.ts';
 
@@ -63,23 +71,31 @@ async function copiedValue(
 }
 
 /**
- * A block as a create takes a new one: its nested content without ids (blocks inside
- * blocks too), so the copy gets blocks of its own instead of naming the original's.
+ * Values (by field id) with each inline block as a create takes a new one: its content
+ * by api_key without ids (blocks inside blocks too), so the copy gets blocks of its own
+ * instead of naming the original's. `depth`: the level of the values' holder (0: the
+ * record); blocks past MAX_NESTING_DEPTH stay ids, as a nested read gives them.
  */
-function freshBlocks(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(freshBlocks);
-  if (typeof value !== 'object' || value === null) return value;
-  const object = value as Record<string, unknown>;
-  const relationships = object.relationships as Record<string, unknown> | undefined;
-  if (object.type === 'item' && relationships?.item_type)
+function freshBlocks(
+  fields: readonly BlockHoldingField[],
+  values: Record<string, unknown>,
+  blockFields: BlockModelFields,
+  depth = 0,
+): Record<string, unknown> {
+  return mapValues(fields, values, (node, _place, level) => {
+    if (!isBlockNode(node)) return node;
+    const at = depth + level;
+    if (at > MAX_NESTING_DEPTH) return node.id;
+    const inner = blockFields.get(node.item_type_id) ?? [];
+    const fresh = freshBlocks(inner, node.values, blockFields, at);
     return {
       type: 'item',
-      attributes: freshBlocks(object.attributes ?? {}),
-      relationships: { item_type: relationships.item_type },
+      attributes: Object.fromEntries(
+        inner.map((field) => [field.api_key, withEmptyValues(field, fresh[field.id])]),
+      ),
+      relationships: { item_type: { data: { type: 'item_type', id: node.item_type_id } } },
     };
-  return Object.fromEntries(
-    Object.entries(object).map(([key, inner]) => [key, freshBlocks(inner)]),
-  );
+  });
 }
 
 /**
@@ -96,20 +112,23 @@ export async function duplicateItem(
   caller: CallerToken | null,
   id: string,
   gate?: RecordGate,
-): Promise<{ record: Resource; model: ModelView }> {
+): Promise<{ record: RecordView; model: ModelView }> {
   return inEnvironmentTransaction(
     scope,
     async (tx) => {
       const { row: original, context } = await findRecordOrFail(tx, id);
       await gate?.(tx, [id]);
       const nested = await findItem(tx, id, { nested: true });
+      const values = nested.blocks
+        ? freshBlocks(context.fields, nested.values, nested.blocks.blockFields)
+        : nested.values;
       const attributes: Record<string, unknown> = {};
       for (const field of context.fields)
         attributes[field.api_key] = await copiedValue(
           tx,
           original.item_type_id,
           field,
-          freshBlocks(nested.attributes[field.api_key] ?? null),
+          withEmptyValues(field, values[field.id]),
         );
       if (original.parent_id !== null) attributes.parent_id = original.parent_id;
       const data = await createInTransaction(tx, caller, {

@@ -1,17 +1,16 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
-import { presentItem } from '../../presenters/item.ts';
-import { holdsBlocks, nestedValues } from '../../presenters/item-blocks.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { type BlockSchema, blockModelFields } from './block-schema.ts';
 import { currentSnapshots } from './block-snapshots.ts';
+import { holdsBlocks } from './block-values.ts';
 import type { ItemField } from './model-fields.ts';
+import { type RecordView, recordView } from './record-view.ts';
 
 /**
  * A record as its event carries it: with its blocks by id, and, when its model holds
  * blocks, also with them whole (for webhooks with nested_items_in_payload).
  */
-export type EventEntity = { plain: Resource; nested?: Resource };
+export type EventEntity = { plain: RecordView; nested?: RecordView };
 
 type EventRow = Omit<ItemRow, 'seq'>;
 type EventModel = Pick<ItemTypeRow, 'sortable' | 'tree'>;
@@ -29,13 +28,13 @@ export function eventEntityOf(
   fields: readonly ItemField[],
   snapshot?: EventSnapshot,
 ): EventEntity {
-  const plain = presentItem(row, model, fields);
+  const plain = recordView(row, model, fields);
   if (!snapshot) return { plain };
-  const values = nestedValues(fields, snapshot.values, {
+  const blocks = {
     blockFields: blockModelFields(snapshot.schema),
     version: row.current_version_id,
-  });
-  return { plain, nested: presentItem(row, model, fields, values) };
+  };
+  return { plain, nested: recordView(row, model, fields, snapshot.values, blocks) };
 }
 
 /**

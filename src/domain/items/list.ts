@@ -1,17 +1,15 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
-import { presentItem } from '../../presenters/item.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
-import { valuesToPresent } from './block-snapshots.ts';
+import { valuesToShow } from './block-snapshots.ts';
 import { filterConditions } from './list-filters.ts';
 import { fieldsOfModels } from './model-fields.ts';
 import { boundedPatternRun } from './pattern-statements.ts';
 import type { ItemsWhere } from './readable-records.ts';
-import { withTreeMeta } from './tree-meta.ts';
+import { type RecordView, recordView, withTreeMeta } from './record-view.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
 export const MAX_PAGE_LIMIT = 500;
@@ -183,7 +181,7 @@ export async function listItems(
   /** The records the caller may read (readable-records.ts); null: every record. */
   readable: ItemsWhere | null,
   options: { admit?: AdmitRead } = {},
-): Promise<{ data: Resource[]; total: number }> {
+): Promise<{ records: RecordView[]; total: number }> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = query.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
@@ -309,11 +307,11 @@ export async function listItems(
     published_values: published ? row.item_values : null,
     fields: fieldsByModel.get(row.item_type_id) ?? [],
   }));
-  const presented = await valuesToPresent(scope.db, withFields, { published, nested });
-  const data = withFields.map((row, index) => {
+  const shown = await valuesToShow(scope.db, withFields, { published, nested });
+  const records = withFields.map((row, index) => {
     const model = modelById.get(row.item_type_id);
     if (!model) throw new Error(`record ${row.id} has no model`);
-    return presentItem(row, model, row.fields, presented[index]);
+    return recordView(row, model, row.fields, shown[index]?.values, shown[index]?.blocks);
   });
-  return { data: await withTreeMeta(scope.db, data), total: Number(count.total) };
+  return { records: await withTreeMeta(scope.db, records), total: Number(count.total) };
 }

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { blockIdValues } from '../../presenters/item-blocks.ts';
 import type { FieldIssue, ValidationCode } from '../errors.ts';
 import { orEmpty } from '../fields/field-types/empty-values.ts';
 import { isPlainObject } from '../fields/field-types/problems.ts';
 import { checkRecordValues } from '../fields/field-types/record-values.ts';
 import { byApiKey } from './block-schema.ts';
+import { blockIdValues } from './block-values.ts';
 import type { ItemField } from './model-fields.ts';
 
 // A record's content split the way selective publishing splits it: one part per locale

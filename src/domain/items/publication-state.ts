@@ -1,23 +1,40 @@
 import type { Scope } from '../../db/environment-scope.ts';
-import { presentPublicationState } from '../../presenters/item-publication-state.ts';
-import { presentItemVersion } from '../../presenters/item-version.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { NotFound } from '../errors.ts';
 import { currentSnapshots } from './block-snapshots.ts';
-import { compareContent, invalidParts, snapshotValid } from './locale-content.ts';
+import {
+  compareContent,
+  invalidParts,
+  type LocaleComparison,
+  snapshotValid,
+} from './locale-content.ts';
 import { recordAndContext } from './record-context.ts';
+import type { ScheduledAction } from './schedules.ts';
 import { findWholeVersion } from './version-store.ts';
+import type { VersionView } from './versions.ts';
+
+/** What the current-vs-published comparison says of a record, and what it links to. */
+export type PublicationState = LocaleComparison & {
+  itemId: string;
+  invalidLocales: string[];
+  nonLocalizedInvalid: boolean;
+  publishedVersionId: string | null;
+  scheduledPublicationId: string | null;
+  scheduledUnpublishingId: string | null;
+};
+
+/** The comparison, with the record's schedules and its published version. */
+export type PublicationStateView = {
+  state: PublicationState;
+  schedules: ScheduledAction[];
+  publishedVersion: VersionView | undefined;
+};
 
 /**
  * How the record's current values differ from its published ones, locale by locale, and
  * which parts of the current values are invalid (what the publish dropdown needs). The
  * record's schedules and its published version are included.
  */
-export async function publicationState(
-  scope: Scope,
-  id: string,
-): Promise<{ data: Resource; included: Resource[] }> {
+export async function publicationState(scope: Scope, id: string): Promise<PublicationStateView> {
   const found = await recordAndContext(scope, id);
   if (!found) throw new NotFound('Item', id);
   const {
@@ -37,7 +54,7 @@ export async function publicationState(
   const invalid = invalidParts(fields, row.item_values, options);
   const scheduleOf = (kind: 'publish' | 'unpublish') =>
     schedules.find((schedule) => schedule.action === kind);
-  const data = presentPublicationState({
+  const state: PublicationState = {
     itemId: id,
     ...compareContent(fields, snapshots[0] ?? row.item_values, row.published_values, locales),
     invalidLocales: invalid.locales,
@@ -45,17 +62,12 @@ export async function publicationState(
     publishedVersionId: row.published_version_id,
     scheduledPublicationId: scheduleOf('publish')?.seq ?? null,
     scheduledUnpublishingId: scheduleOf('unpublish')?.seq ?? null,
-  });
-  const version =
-    published &&
-    presentItemVersion(
-      published,
-      row,
-      fields,
-      snapshotValid(fields, published.item_values, options),
-    );
-  return {
-    data,
-    included: [...schedules.map(presentScheduledAction), ...(version ? [version] : [])],
   };
+  const publishedVersion = published && {
+    version: published,
+    item: row,
+    fields,
+    isValid: snapshotValid(fields, published.item_values, options),
+  };
+  return { state, schedules, publishedVersion };
 }

@@ -5,10 +5,9 @@ import {
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
-import { holdsBlocks } from '../../presenters/item-blocks.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError, ValidationFailed } from '../errors.ts';
 import { currentSnapshots } from './block-snapshots.ts';
+import { holdsBlocks } from './block-values.ts';
 import { changedContent } from './content-changes.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {
@@ -23,6 +22,7 @@ import type { ItemField } from './model-fields.ts';
 import type { ContentPart } from './permission-entries.ts';
 import type { StoredItem } from './record-context.ts';
 import type { RecordGate } from './record-gate.ts';
+import type { RecordView } from './record-view.ts';
 import { byApiKey, emitItemEvent, findRecordOrFail } from './service.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 import { checkItemValues } from './values.ts';
@@ -78,7 +78,7 @@ export async function publishItem(
   id: string,
   selection?: ContentSelection,
   options: TreeOptions = {},
-): Promise<Resource> {
+): Promise<RecordView> {
   return inEnvironmentTransaction(
     scope,
     (tx) => publishInTransaction(tx, id, selection, options),
@@ -92,7 +92,7 @@ export async function publishInTransaction(
   id: string,
   selection?: ContentSelection,
   options: TreeOptions = {},
-): Promise<Resource> {
+): Promise<RecordView> {
   const {
     row: before,
     context: { model, fields, locales, state },
@@ -213,7 +213,7 @@ export async function unpublishItem(
   id: string,
   locales?: readonly string[],
   options: TreeOptions = {},
-): Promise<Resource> {
+): Promise<RecordView> {
   return inEnvironmentTransaction(
     scope,
     (tx) => unpublishInTransaction(tx, id, locales, options),
@@ -227,7 +227,7 @@ export async function unpublishInTransaction(
   id: string,
   locales?: readonly string[],
   options: TreeOptions = {},
-): Promise<Resource> {
+): Promise<RecordView> {
   const {
     row: before,
     context: { model, fields, locales: site, state },

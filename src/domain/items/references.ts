@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { Scope } from '../../db/environment-scope.ts';
-import { presentItem } from '../../presenters/item.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { NotFound } from '../errors.ts';
 import { fieldsOfModels } from './model-fields.ts';
+import { type RecordView, recordView } from './record-view.ts';
 import { findRow } from './service.ts';
 
 // Link fields hold ids as JSON strings, at any depth (localized values, link lists,
@@ -13,7 +12,7 @@ import { findRow } from './service.ts';
 const HOLDS_ID = '$.** ? (@ == $id)';
 
 /** The records whose current values (or blocks) link to this record (spec 09 §2 references). */
-export async function itemReferences(scope: Scope, id: string): Promise<Resource[]> {
+export async function itemReferences(scope: Scope, id: string): Promise<RecordView[]> {
   if (!(await findRow(scope.db, id))) throw new NotFound('Item', id);
   const holdsId = sql<boolean>`jsonb_path_exists(item_values, ${HOLDS_ID}::jsonpath, jsonb_build_object('id', ${id}::text))`;
   const rows = await scope.db
@@ -38,6 +37,6 @@ export async function itemReferences(scope: Scope, id: string): Promise<Resource
   const modelById = new Map(models.map((model) => [model.id, model]));
   return rows.flatMap((row) => {
     const model = modelById.get(row.item_type_id);
-    return model ? [presentItem(row, model, fields.get(row.item_type_id) ?? [])] : [];
+    return model ? [recordView(row, model, fields.get(row.item_type_id) ?? [])] : [];
   });
 }

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
-import { blockIdValues } from '../../presenters/item-blocks.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { checkRecordValues } from '../fields/field-types/index.ts';
+import { blockIdValues } from './block-values.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
 
 /** A record's stored values: keyed by field id. */

@@ -3,16 +3,24 @@ import {
   inEnvironmentTransaction,
   type Scope,
 } from '../../db/environment-scope.ts';
-import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
-import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
+import type {
+  ScheduledActionKind,
+  ScheduledActionRow,
+  ScheduleSelection,
+} from '../../db/schema.ts';
 import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { isIsoDateTime } from '../fields/field-types/iso-dates.ts';
 import { quoteList } from '../fields/field-types/problems.ts';
 import type { RecordGate } from './record-gate.ts';
+import type { RecordView } from './record-view.ts';
 import { findItem, findRow } from './service.ts';
 
+/** A record's scheduled publication or unpublishing: what it acts on and when. */
+export type ScheduledAction = Pick<
+  ScheduledActionRow,
+  'seq' | 'item_id' | 'action' | 'due_at' | 'selection'
+>;
 /** What tells the two kinds of schedule apart on the wire and on the record's row. */
 export const SCHEDULE_KINDS = {
   publish: {
@@ -101,7 +109,7 @@ export async function createSchedule(
   itemId: string,
   input: ScheduleInput,
   gate?: RecordGate,
-): Promise<{ schedule: Resource; item: Resource }> {
+): Promise<{ schedule: ScheduledAction; item: RecordView }> {
   const at = dueTimeOf(kind, input, new Date());
   const selection = input.selection === null ? null : JSON.stringify(input.selection);
   return inEnvironmentTransaction(scope, async (tx) => {
@@ -128,7 +136,7 @@ export async function createSchedule(
       .set({ [SCHEDULE_KINDS[kind].column]: at })
       .where('id', '=', itemId)
       .execute();
-    return { schedule: presentScheduledAction(row), item: await findItem(tx, itemId) };
+    return { schedule: row, item: await findItem(tx, itemId) };
   });
 }
 
@@ -141,7 +149,7 @@ export async function destroySchedule(
   kind: ScheduledActionKind,
   itemId: string,
   gate?: RecordGate,
-): Promise<Resource> {
+): Promise<RecordView> {
   return inEnvironmentTransaction(scope, async (tx) => {
     if (!(await findRow(tx.db, itemId))) throw new NotFound('Item', itemId);
     await gate?.(tx, [itemId]);

@@ -11,17 +11,15 @@ import {
 import { executePrepared } from '../../db/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent, type LastWrites } from '../../events/outbox.ts';
-import { presentItem } from '../../presenters/item.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import type { CallerToken, TokenView } from '../actor.ts';
-import { presentedOnce } from '../caches/caches.ts';
+import { viewedOnce } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
 import { loadModelState, type ModelState, modelView } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { MAX_POSITION } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import { moveRecord, placeNewRecord, removeRecord } from '../positions/record-positions.ts';
-import { valuesToPresent } from './block-snapshots.ts';
+import { valuesToShow } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
 import { changedContent, givenContent } from './content-changes.ts';
 import { callerAsCreator, lookUpCreator } from './creator.ts';
@@ -29,8 +27,8 @@ import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entitie
 import type { ItemField } from './model-fields.ts';
 import { contextOf, recordAndContext, recordToChange, type StoredItem } from './record-context.ts';
 import type { NewRecordGate, RecordGate } from './record-gate.ts';
+import { type RecordView, recordView, withTreeMeta } from './record-view.ts';
 import { initialStage } from './stages.ts';
-import { withTreeMeta } from './tree-meta.ts';
 import { checkItemValues, type ValuesToCheck } from './values.ts';
 import { insertParts, type StoredVersionValues, storedVersionValues } from './version-store.ts';
 
@@ -65,8 +63,8 @@ export async function findRow(db: EnvQueryable, id: string): Promise<ItemRow | u
   return db.selectFrom('items').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** The presentations an event entity holds: plain, and nested when its model holds blocks. */
-function presentations(entity: EventEntity | undefined): Resource[] {
+/** The views an event entity holds: plain, and nested when its model holds blocks. */
+function views(entity: EventEntity | undefined): RecordView[] {
   if (!entity) return [];
   return entity.nested ? [entity.plain, entity.nested] : [entity.plain];
 }
@@ -91,31 +89,25 @@ export async function emitItemEvent(
   // The entity is also what the write answers: its tree meta is filled once, here. It
   // reads the records naming these as parent, which `last` (written after) cannot change:
   // a record is never its own parent.
-  await withTreeMeta(tx.db, [entity, previousEntity].flatMap(presentations));
+  await withTreeMeta(tx.db, [entity, previousEntity].flatMap(views));
   await emitEvent(
     tx,
     {
       entityType: 'item',
       eventType,
-      entity: entity.plain,
-      previousEntity: previousEntity?.plain ?? null,
+      record: entity.plain,
+      previous: previousEntity?.plain ?? null,
       ...(entity.nested
-        ? { nestedEntity: entity.nested, nestedPreviousEntity: previousEntity?.nested ?? null }
+        ? { nested: entity.nested, nestedPrevious: previousEntity?.nested ?? null }
         : {}),
       model: modelView(typeof model === 'string' ? await loadModelState(tx.db, model) : model),
       creator:
         creator === undefined
-          ? await lookUpCreator(tx.project, creatorIdOf(entity.plain))
+          ? await lookUpCreator(tx.project, entity.plain.row.creator_id)
           : creator,
     },
     last,
   );
-}
-
-/** The id of the record's creator, as its presentation names it. */
-function creatorIdOf(entity: Resource): string | null {
-  const creator = entity.relationships?.creator?.data;
-  return creator && !Array.isArray(creator) ? creator.id : null;
 }
 
 /**
@@ -182,7 +174,7 @@ export async function findItem(
   scope: Scope,
   id: string,
   options: { version?: string; nested?: boolean } = {},
-): Promise<Resource> {
+): Promise<RecordView> {
   const found = await recordAndContext(scope, id);
   if (!found) throw new NotFound('Item', id);
   const {
@@ -193,14 +185,14 @@ export async function findItem(
   if (published && row.published_values === null)
     throw new NotFound('Published version of item', id);
   const nested = options.nested ?? false;
-  const present = async () => {
-    const [values] = await valuesToPresent(scope.db, [{ ...row, fields }], { published, nested });
-    return withTreeMeta(scope.db, presentItem(row, model, fields, values));
+  const view = async () => {
+    const [shown] = await valuesToShow(scope.db, [{ ...row, fields }], { published, nested });
+    return withTreeMeta(scope.db, recordView(row, model, fields, shown?.values, shown?.blocks));
   };
   // With its blocks inline a record is as large as its blocks make it: never kept. Without,
   // it is about the size of the row, which the record cache keeps only when small.
-  if (nested) return present();
-  return presentedOnce(scope, row, published ? 'published' : 'current', present);
+  if (nested) return view();
+  return viewedOnce(scope, row, published ? 'published' : 'current', view);
 }
 
 /** Position for a new record of a sortable or tree model: after its siblings. */
@@ -262,7 +254,7 @@ async function checkParentExists(
 
 /** Ends a validate-only change: everything it wrote is rolled back. */
 class ValidatedOnly extends Error {
-  constructor(readonly entity: Resource) {
+  constructor(readonly entity: RecordView) {
     super('validated only');
   }
 }
@@ -274,8 +266,8 @@ class ValidatedOnly extends Error {
 async function runChange(
   scope: Scope,
   validateOnly: boolean,
-  fn: (tx: ScopedTransaction) => Promise<Resource>,
-): Promise<Resource> {
+  fn: (tx: ScopedTransaction) => Promise<RecordView>,
+): Promise<RecordView> {
   try {
     return await inEnvironmentTransaction(
       scope,
@@ -298,7 +290,7 @@ export async function createItem(
   caller: CallerToken | null,
   input: ItemInput,
   options: { validateOnly?: boolean; gate?: NewRecordGate } = {},
-): Promise<Resource> {
+): Promise<RecordView> {
   return runChange(scope, options.validateOnly ?? false, (tx) =>
     createInTransaction(tx, caller, input, options.gate),
   );
@@ -313,7 +305,7 @@ export async function createInTransaction(
   caller: CallerToken | null,
   input: ItemInput,
   gate?: NewRecordGate,
-): Promise<Resource> {
+): Promise<RecordView> {
   const trx = tx.db;
   const creatorId = caller?.id ?? null;
   if (input.itemType === undefined)
@@ -452,7 +444,7 @@ export async function updateItem(
   id: string,
   input: ItemInput,
   options: { validateOnly?: boolean; gate?: RecordGate } = {},
-): Promise<Resource> {
+): Promise<RecordView> {
   return runChange(scope, options.validateOnly ?? false, async (tx) => {
     const trx = tx.db;
     const {
@@ -584,7 +576,11 @@ export async function updateItem(
   });
 }
 
-export async function destroyItem(scope: Scope, id: string, gate?: RecordGate): Promise<Resource> {
+export async function destroyItem(
+  scope: Scope,
+  id: string,
+  gate?: RecordGate,
+): Promise<RecordView> {
   return inEnvironmentTransaction(
     scope,
     async (tx) => {

@@ -1,8 +1,8 @@
 import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
 import { DomainError } from '../errors.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { RecordGate } from './record-gate.ts';
+import type { RecordView } from './record-view.ts';
 import { emitItemEvent, findRecordOrFail } from './service.ts';
 import { workflowStages } from './stages.ts';
 
@@ -17,7 +17,7 @@ export async function moveToStage(
   id: string,
   stage: string,
   gate?: RecordGate,
-): Promise<Resource> {
+): Promise<RecordView> {
   return inEnvironmentTransaction(
     scope,
     async (tx) => {

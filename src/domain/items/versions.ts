@@ -1,7 +1,5 @@
 import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
-import type { ItemVersionRow } from '../../db/schema.ts';
-import { presentItemVersion } from '../../presenters/item-version.ts';
-import type { Resource } from '../../presenters/jsonapi.ts';
+import type { ItemRow, ItemVersionRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
@@ -9,8 +7,20 @@ import { snapshotAsRequest } from './block-snapshots.ts';
 import { snapshotValid } from './locale-content.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
 import type { RecordGate } from './record-gate.ts';
+import type { RecordView } from './record-view.ts';
 import { findRow, updateItem } from './service.ts';
 import { findWholeVersion, wholeValueBytes, withWholeValues } from './version-store.ts';
+
+/**
+ * A saved version of a record, its values whole (blocks inline), with the record's fields
+ * and whether its values pass the schema as it is now.
+ */
+export type VersionView = {
+  version: ItemVersionRow;
+  item: Pick<ItemRow, 'current_version_id' | 'published_version_id'>;
+  fields: readonly ItemField[];
+  isValid: boolean;
+};
 
 /**
  * Whether versions' values pass their fields' checks as the schema is now (`meta.is_valid`):
@@ -40,7 +50,7 @@ export async function listVersions(
   itemId: string,
   page: { offset: number; limit: number },
   admit?: AdmitRead,
-): Promise<{ data: Resource[]; total: number }> {
+): Promise<{ versions: VersionView[]; total: number }> {
   const item = await findRow(scope.db, itemId);
   if (!item) throw new NotFound('Item', itemId);
   const [idRows, count, fields] = await Promise.all([
@@ -67,7 +77,7 @@ export async function listVersions(
   );
   const isValid = await versionValidity(scope.db, item.item_type_id, fields);
   return {
-    data: rows.map((row) => presentItemVersion(row, item, fields, isValid(row))),
+    versions: rows.map((row) => ({ version: row, item, fields, isValid: isValid(row) })),
     total: Number(count.total),
   };
 }
@@ -105,11 +115,11 @@ async function findVersionRow(scope: Scope, versionId: string) {
   return { version, item };
 }
 
-export async function findVersion(scope: Scope, versionId: string): Promise<Resource> {
+export async function findVersion(scope: Scope, versionId: string): Promise<VersionView> {
   const { version, item } = await findVersionRow(scope, versionId);
   const fields = await fieldsOfModel(scope.db, item.item_type_id);
   const isValid = await versionValidity(scope.db, item.item_type_id, fields);
-  return presentItemVersion(version, item, fields, isValid(version));
+  return { version, item, fields, isValid: isValid(version) };
 }
 
 /**
@@ -122,10 +132,10 @@ export async function restoreVersion(
   editorId: string | null,
   versionId: string,
   gate?: RecordGate,
-): Promise<[Resource, Resource]> {
+): Promise<[RecordView, VersionView]> {
   const { version, item } = await findVersionRow(scope, versionId);
   const fields = await fieldsOfModel(scope.db, item.item_type_id);
   const attributes = await snapshotAsRequest(scope.db, item.id, fields, version.item_values);
   const record = await updateItem(scope, editorId, item.id, { attributes, meta: {} }, { gate });
-  return [record, await findVersion(scope, String(record.meta?.current_version))];
+  return [record, await findVersion(scope, record.row.current_version_id)];
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
 import { recordGate } from '../../domain/items/record-gate.ts';
 import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
+import { presentItem } from '../../presenters/item.ts';
+import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { actorOf } from '../actor.ts';
 import { CreateScheduleBody } from '../schemas/item-schedule.ts';
 
@@ -47,7 +49,9 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
           },
           gateOf(request),
         );
-        return reply.status(201).send({ data: schedule, included: [item] });
+        return reply
+          .status(201)
+          .send({ data: presentScheduledAction(schedule), included: [presentItem(item)] });
       },
     );
 
@@ -56,7 +60,7 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
       { config: { itemAction: 'publish' } },
       async (request) => {
         const item = await destroySchedule(request.scope, kind, request.params.id, gateOf(request));
-        return { data: item };
+        return { data: presentItem(item) };
       },
     );
   }

@@ -23,7 +23,11 @@ import { newRecordGate, recordGate } from '../../domain/items/record-gate.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
+import { presentBulkResult, presentItem } from '../../presenters/item.ts';
+import { presentPublicationStateView } from '../../presenters/item-publication-state.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
+import { presentItemVersion } from '../../presenters/item-version.ts';
+import { presentKept } from '../../presenters/kept.ts';
 import { actorOf } from '../actor.ts';
 import { sendListDocument } from '../list-document.ts';
 import { readBudget } from '../read-budget.ts';
@@ -146,35 +150,36 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   // A page's records take their bytes from the process's read budget until it is sent.
   app.get('/items', async (request, reply) => {
     const readable = await readableRecords(actorOf(request), request.scope);
-    const { data, total } = await listItems(
+    const { records, total } = await listItems(
       request.scope,
       listQuery(request.query as RawQuery),
       readable,
       { admit: readBudget.admitFor(reply) },
     );
-    return sendListDocument(reply, data, { meta: { total_count: total } });
+    return sendListDocument(reply, records.map(presentItem), { meta: { total_count: total } });
   });
 
   app.get<Params>('/items/:id', { config: read }, async (request) => {
     await mayOnRecord(request);
-    return {
-      data: await items.findItem(request.scope, request.params.id, {
-        version: text(request.query as RawQuery, 'version'),
-        nested: nested(request.query as RawQuery),
-      }),
-    };
+    const record = await items.findItem(request.scope, request.params.id, {
+      version: text(request.query as RawQuery, 'version'),
+      nested: nested(request.query as RawQuery),
+    });
+    // A record kept by the record cache is presented once, as its JSON is made once.
+    return { data: presentKept(record, presentItem) };
   });
 
   app.get<Params>('/items/:id/current-vs-published-state', { config: read }, async (request) => {
     await mayOnRecord(request);
-    return publicationState(request.scope, request.params.id);
+    return presentPublicationStateView(await publicationState(request.scope, request.params.id));
   });
 
   app.get<Params>('/items/:id/references', { config: read }, async (request) => {
     await mayOnRecord(request);
     const references = await itemReferences(request.scope, request.params.id);
     // Only the referencing records the role may read are shown.
-    return { data: await readableOnly(actorOf(request), request.scope, references) };
+    const readable = await readableOnly(actorOf(request), request.scope, references);
+    return { data: readable.map(presentItem) };
   });
 
   /**
@@ -201,7 +206,8 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.post<CreateRequest>(
     '/items',
     { schema: { body: CreateItemBody }, config: create },
-    async (request, reply) => reply.status(201).send({ data: await createOf(request, false) }),
+    async (request, reply) =>
+      reply.status(201).send({ data: presentItem(await createOf(request, false)) }),
   );
 
   // Validation without saving: every check of the write, then a rollback (204 when valid).
@@ -247,7 +253,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         { itemType, attributes: data.attributes ?? {}, meta: data.meta ?? {} },
         { gate: gateOf(request) },
       );
-      return { data: entity };
+      return { data: presentItem(entity) };
     },
   );
 
@@ -256,7 +262,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     { config: { asyncJob: true, itemAction: 'delete' } },
     async (request, reply) => {
       const entity = await items.destroyItem(request.scope, request.params.id, gateOf(request));
-      return sendResult(deps, request, reply, 200, { data: entity });
+      return sendResult(deps, request, reply, 200, { data: presentItem(entity) });
     },
   );
 
@@ -271,7 +277,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         request.params.id,
         gateOf(request),
       );
-      const document = { data: record, included: [presentItemType(model)] };
+      const document = { data: presentItem(record), included: [presentItemType(model)] };
       return sendResult(deps, request, reply, 201, document);
     },
   );
@@ -288,11 +294,13 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const options = treeOptions(request);
       const selection = request.body?.data.attributes;
       return {
-        data: await publishItem(
-          request.scope,
-          request.params.id,
-          selection && contentSelectionOf(selection),
-          options,
+        data: presentItem(
+          await publishItem(
+            request.scope,
+            request.params.id,
+            selection && contentSelectionOf(selection),
+            options,
+          ),
         ),
       };
     },
@@ -309,7 +317,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       const options = treeOptions(request);
       const locales = request.body?.data.attributes.content_in_locales;
       return {
-        data: await unpublishItem(request.scope, request.params.id, locales, options),
+        data: presentItem(await unpublishItem(request.scope, request.params.id, locales, options)),
       };
     },
   );
@@ -333,7 +341,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
         await assertMayOnItems(actor, request.scope, { action: itemAction }, ids);
         const gate = recordGate(actor, { action: itemAction });
         const result = await bulkItems(request.scope, action, ids, gate);
-        return sendResult(deps, request, reply, 200, result);
+        return sendResult(deps, request, reply, 200, presentBulkResult(result));
       },
     );
   }
@@ -358,14 +366,14 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       await assertMayOnItems(actor, request.scope, intent, ids);
       const gate = recordGate(actor, intent);
       const result = await bulkMoveToStage(request.scope, ids, attributes.stage, gate);
-      return sendResult(deps, request, reply, 200, result);
+      return sendResult(deps, request, reply, 200, presentBulkResult(result));
     },
   );
 
   app.get<Params>('/items/:id/versions', { config: read }, async (request, reply) => {
     await mayOnRecord(request);
     const page = ((request.query as RawQuery).page ?? {}) as RawQuery;
-    const { data, total } = await listVersions(
+    const { versions, total } = await listVersions(
       request.scope,
       request.params.id,
       {
@@ -374,24 +382,27 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       },
       readBudget.admitFor(reply),
     );
-    return sendListDocument(reply, data, { meta: { total_count: total } });
+    return sendListDocument(reply, versions.map(presentItemVersion), {
+      meta: { total_count: total },
+    });
   });
 
   app.get<Params>('/versions/:id', { config: read }, async (request) => {
     await mayOnVersion(request);
-    return { data: await findVersion(request.scope, request.params.id) };
+    return { data: presentItemVersion(await findVersion(request.scope, request.params.id)) };
   });
 
   app.post<Params>(
     '/versions/:id/restore',
     { config: { asyncJob: true, itemAction: 'update' } },
     async (request, reply) => {
-      const data = await restoreVersion(
+      const [record, version] = await restoreVersion(
         request.scope,
         editorOf(request),
         request.params.id,
         gateOf(request),
       );
+      const data = [presentItem(record), presentItemVersion(version)];
       return sendResult(deps, request, reply, 200, { data });
     },
   );
