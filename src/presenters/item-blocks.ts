@@ -6,7 +6,7 @@ import {
   type NestedContext,
 } from '../domain/items/block-values.ts';
 import { MAX_NESTING_DEPTH } from '../domain/limits.ts';
-import { presentedAttributes } from './item.ts';
+import { presentedAttributes } from './attributes.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { blockIdValues } from '../domain/items/block-values.ts';
 import type { VersionView } from '../domain/items/versions.ts';
-import { presentedAttributes } from './item.ts';
+import { presentedAttributes } from './attributes.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /**
