@@ -1,22 +1,13 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Scope } from '../../db/environment-scope.ts';
-import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import type { Actor } from '../actor.ts';
-import { valuesToPresent } from '../items/block-snapshots.ts';
-import { fieldsOfModels, type ItemField } from '../items/model-fields.ts';
+import { valuesToShow } from '../items/block-snapshots.ts';
+import { fieldsOfModels } from '../items/model-fields.ts';
+import { type RecordView, recordView, withTreeMeta } from '../items/record-view.ts';
 import { readUpload } from './find-upload.ts';
 
 /** Which version of a record must name the upload (the client's `version` parameter). */
 export type ReferencesVersion = 'current' | 'published' | 'published-or-current';
-
-/** A record naming the upload, with what presenting it needs. */
-export type ReferencingRecord = {
-  row: ItemRow;
-  model: ItemTypeRow;
-  fields: readonly ItemField[];
-  /** The values to present (by field id): the published ones for `version=published`. */
-  values: Record<string, unknown>;
-};
 
 /**
  * Whether values name the upload: the expression the GIN indexes of environment migration
@@ -37,7 +28,7 @@ export async function uploadReferences(
   actor: Actor,
   uploadId: string,
   options: { version: ReferencesVersion; nested: boolean },
-): Promise<ReferencingRecord[]> {
+): Promise<RecordView[]> {
   await readUpload(scope, actor, uploadId);
   const current = options.version !== 'published';
   const published = options.version !== 'current';
@@ -70,18 +61,19 @@ export async function uploadReferences(
     fieldsOfModels(scope.db, modelIds),
   ]);
   const modelById = new Map(models.map((model) => [model.id, model]));
-  const records = rows.flatMap((row) => {
-    const model = modelById.get(row.item_type_id);
-    return model ? [{ ...row, model, fields: fieldsByModel.get(row.item_type_id) ?? [] }] : [];
-  });
-  const values = await valuesToPresent(scope.db, records, {
+  const records = rows.map((row) => ({
+    ...row,
+    fields: fieldsByModel.get(row.item_type_id) ?? [],
+  }));
+  const shown = await valuesToShow(scope.db, records, {
     published: options.version === 'published',
     nested: options.nested,
   });
-  return records.map(({ model, fields, ...row }, index) => ({
-    row: row as ItemRow,
-    model,
-    fields,
-    values: values[index] ?? row.item_values,
-  }));
+  const views = records.flatMap((record, index) => {
+    const model = modelById.get(record.item_type_id);
+    return model
+      ? [recordView(record, model, record.fields, shown[index]?.values, shown[index]?.blocks)]
+      : [];
+  });
+  return withTreeMeta(scope.db, views);
 }

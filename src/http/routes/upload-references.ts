@@ -26,11 +26,9 @@ export async function uploadReferenceRoutes(app: FastifyInstance, _deps: AppDeps
         version: request.query.version ?? 'current',
         nested: request.query.nested === 'true',
       });
-      const presented = records.map(({ row, model, fields, values }) =>
-        presentItem(row, model, fields, values),
-      );
       // Only the referencing records the role may read are shown.
-      return { data: await readableOnly(actor, request.scope, presented) };
+      const readable = await readableOnly(actor, request.scope, records);
+      return { data: readable.map(presentItem) };
     },
   );
 }
