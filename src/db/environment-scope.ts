@@ -248,40 +248,70 @@ type EnvironmentCheck = Pick<
 > & { maintenance_mode: boolean };
 
 /**
- * Takes the environment's lock, then touches its row and reads it with its schema version
- * and the site's maintenance mode: one statement, the function of project migrations 0008
- * and 0009, whose reads follow the lock. Undefined when the environment's row is gone.
+ * Takes the environment's lock, then reads its row with its schema version and the site's
+ * maintenance mode: one statement, a function whose reads follow the lock (project
+ * migrations 0008, 0009 and 0015). A schema change takes the lock exclusively and touches
+ * the row (`enter_environment`); a record change takes it shared and moves its backend's
+ * records-version slot instead (`enter_records`): record writes do not queue on one lock or
+ * one row. Undefined when the environment's row is gone.
  */
 async function enterEnvironment(
   trx: Trx,
   environmentNumber: number,
+  records: boolean,
 ): Promise<EnvironmentCheck | undefined> {
-  const { rows } = await sql<EnvironmentCheck>`
-    SELECT * FROM enter_environment(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})
-  `.execute(trx);
+  const { rows } = await (records
+    ? sql<EnvironmentCheck>`
+        SELECT * FROM enter_records(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})
+      `
+    : sql<EnvironmentCheck>`
+        SELECT * FROM enter_environment(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(environmentNumber)})
+      `
+  ).execute(trx);
   return rows[0];
+}
+
+/**
+ * Inside a record change, makes every other record change naming one of `keys` wait for
+ * this one to commit: what record writes must exclude among themselves (a unique value, a
+ * client-chosen id, a model's singleton or positions). The keys are hashed to advisory
+ * locks of the single-key space (the environment locks use the two-key one), taken in
+ * sorted order so two changes naming the same keys cannot deadlock on them; a collision
+ * of hashes only makes a change wait. No-op for an empty list.
+ */
+export async function excludeRecordKeys(db: EnvQueryable, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const schemaName = schemaOf(db);
+  if (schemaName === undefined) throw new Error('excludeRecordKeys needs a scoped handle');
+  const named = [...new Set(keys.map((key) => `${schemaName}:${key}`))].sort();
+  await sql`
+    SELECT pg_advisory_xact_lock(hashtextextended(key, 0)) FROM unnest(${named}::text[]) AS key
+  `.execute(db);
 }
 
 export type ChangeOptions = Readonly<{ readsSchemaCache?: boolean }>;
 
 /**
  * A change that writes no schema rows before its last read of the schema: a record change
- * (a model's singleton link is written last). No other change to the environment's schema
- * commits while the lock is held, so the version read under it is the schema such a change
- * reads, and its reads may be served from the schema cache at that version. A change that
- * writes schema rows reads the schema as its own writes left it: from the cache only in
- * its first read, before it writes anything (ScopedTransaction's `atEntry`).
+ * (a model's singleton link is written last). It holds the environment's lock shared, so
+ * no schema change commits meanwhile: the version read under it is the schema such a
+ * change reads, and its reads may be served from the schema cache at that version. Record
+ * changes do not exclude each other: what they must exclude, they name
+ * (`excludeRecordKeys`, row locks). A change that writes schema rows holds the lock
+ * exclusively and reads the schema as its own writes left it: from the cache only in its
+ * first read, before it writes anything (ScopedTransaction's `atEntry`).
  */
 export const RECORD_CHANGE: ChangeOptions = { readsSchemaCache: true };
 
 /**
  * Runs a change to one environment in one transaction holding that environment's
- * schema lock: schema writes are rare and short, and serialising them per environment
- * makes positions, menu appends and uniqueness checks race-free on every engine, while
- * other environments go on. Under the lock, the environment must still exist and be
+ * schema lock: exclusively for a schema change (rare and short: serialising them per
+ * environment makes positions, menu appends and uniqueness checks race-free on every
+ * engine, while other environments go on), shared for a record change (RECORD_CHANGE).
+ * Under the lock, the environment must still exist and be
  * writable: a destroy, a fork in `fast` mode or maintenance mode may have begun since
- * the request resolved it. The environment row stays locked until commit, so a destroy,
- * rename or promote waits for the change to finish. It passes through the environment's
+ * the request resolved it. A destroy, rename or promote takes the lock exclusively, so it
+ * waits for the change to finish. It passes through the environment's
  * write gate first (environment-write-gate.ts): an embedded fork of this environment
  * holds it closed while it copies.
  */
@@ -292,7 +322,11 @@ export async function inEnvironmentTransaction<T>(
 ): Promise<T> {
   return throughWriteGate(scope.project, scope.environment.number, () =>
     scope.project.transaction().execute(async (trx) => {
-      const current = await enterEnvironment(trx, scope.environment.number);
+      const current = await enterEnvironment(
+        trx,
+        scope.environment.number,
+        options.readsSchemaCache === true,
+      );
       if (!current || current.status === 'destroying') {
         throw new DomainError(
           'INVALID_ENVIRONMENT',

@@ -372,8 +372,6 @@ export type EnvironmentTable = {
    * environment's models, fields, fieldsets or site settings: migration 0007_cache_versions.
    */
   schema_version: Generated<string>;
-  /** As schema_version, for every statement that writes its records: migration 0012. */
-  records_version: Generated<string>;
 };
 
 export type RoleTable = {

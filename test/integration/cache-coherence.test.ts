@@ -677,7 +677,7 @@ if (TEST_ENGINE === 'embedded') {
     assert.deepEqual(await requestRoundTripsOf(() => client.items.find(record.id)), []);
     const { records_version } = await server.db
       .selectFrom('environments')
-      .select('records_version')
+      .select(sql<string>`fieldhouse_records_version(schema_name)::text`.as('records_version'))
       .where('is_primary', '=', true)
       .executeTakeFirstOrThrow();
     const current = await authenticate(server.db, server.adminToken, null);

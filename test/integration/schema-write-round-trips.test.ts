@@ -165,7 +165,7 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => client.items.update(record.id, { [field.api_key]: 'carried' })),
       [
-        'begin; SELECT * FROM enter_environment',
+        'begin; SELECT * FROM enter_records',
         'select',
         'insert into item_versions + update items + insert into events',
         'commit',
@@ -190,7 +190,7 @@ describe('round trips of schema writes', () => {
       }),
     );
     assert.deepEqual(statements, [
-      'begin; SELECT * FROM enter_environment',
+      'begin; SELECT * FROM enter_records',
       'insert into item_versions + insert into items + insert into events',
       'commit',
     ]);
@@ -227,7 +227,7 @@ describe('round trips of schema writes', () => {
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     const record = await buildRecord(client, { itemTypeId: model.id, attributes: { title: 'x' } });
     const sequence = (write: string) => [
-      'begin; SELECT * FROM enter_environment',
+      'begin; SELECT * FROM enter_records',
       'select',
       `${write} + insert into events`,
       'commit',

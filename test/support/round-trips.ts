@@ -55,8 +55,10 @@ export async function changeOf<T>(
 }
 
 function changeStatements(sent: string[]): string[] {
-  const start = sent.findIndex((text) =>
-    text.startsWith('begin; SELECT * FROM enter_environment('),
+  const start = sent.findIndex(
+    (text) =>
+      text.startsWith('begin; SELECT * FROM enter_environment(') ||
+      text.startsWith('begin; SELECT * FROM enter_records('),
   );
   const end = sent.indexOf('commit', start);
   assert.ok(start >= 0 && end > start, sent.join('\n'));

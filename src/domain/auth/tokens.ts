@@ -57,8 +57,8 @@ export function actorFromRole(token: CallerToken, attributes: RoleAttributes): A
 /** What a request learns of the environment it names, read with its token. */
 export type RequestedEnvironment = Pick<
   EnvironmentRow,
-  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'schema_version' | 'records_version'
->;
+  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'schema_version'
+> & { records_version: string };
 
 export type Authenticated = { actor: Actor; environment: RequestedEnvironment | null };
 
@@ -173,7 +173,8 @@ function authenticationQuery(
       'e.is_primary',
       'e.status',
       'e.schema_version',
-      'e.records_version',
+      // The sum of the environment's records-version slots (project migration 0016).
+      sql<string | null>`fieldhouse_records_version(e.schema_name)::text`.as('records_version'),
     ])
     .where('token_hash', '=', tokenHash);
 }

@@ -33,10 +33,31 @@ async function lockEnvironments(trx: Trx): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(${sql.lit(ENVIRONMENTS_LOCK_KEY)})`.execute(trx);
 }
 
+/**
+ * Environment rows as presented: a record write stamps its records-version slot rather than
+ * the environment's row (project migration 0016), so the last data change is the later of
+ * the row's stamp and its slots'.
+ */
+function environmentRows(db: Db | Trx) {
+  return db.selectFrom('environments').select([
+    'id',
+    'number',
+    'schema_name',
+    'is_primary',
+    'status',
+    'forked_from',
+    'read_only_mode',
+    'fork_completion_percentage',
+    'created_at',
+    'schema_version',
+    sql<Date>`greatest(environments.last_data_change_at, (
+        SELECT max(v.changed_at) FROM environment_records_versions AS v
+        WHERE v.schema_name = environments.schema_name))`.as('last_data_change_at'),
+  ]);
+}
+
 export async function listEnvironments(db: Db): Promise<EnvironmentRow[]> {
-  const rows = await db
-    .selectFrom('environments')
-    .selectAll()
+  const rows = await environmentRows(db)
     .orderBy('is_primary', 'desc')
     .orderBy('created_at')
     .orderBy('number')
@@ -45,7 +66,7 @@ export async function listEnvironments(db: Db): Promise<EnvironmentRow[]> {
 }
 
 async function findRow(db: Db | Trx, id: string): Promise<EnvironmentRow | undefined> {
-  return db.selectFrom('environments').selectAll().where('id', '=', id).executeTakeFirst();
+  return environmentRows(db).where('id', '=', id).executeTakeFirst();
 }
 
 async function findRowOrFail(db: Db | Trx, id: string): Promise<EnvironmentRow> {
@@ -346,7 +367,12 @@ export async function promoteEnvironment(
     await lockEnvironments(trx);
     const target = await findRowOrFail(trx, id);
     assertReaches(access, environmentRef(target));
-    assertReaches(access, await primaryEnvironment(trx));
+    const primary = await primaryEnvironment(trx);
+    assertReaches(access, primary);
+    // Record changes hold their environment's lock shared, not its row: both environments
+    // change role, so a change in progress in either finishes first.
+    for (const number of [primary.number, target.number].sort((a, b) => a - b))
+      await lockEnvironment(trx, number);
     if (target.status !== 'ready') {
       throw new DomainError('ENVIRONMENT_NOT_READY', `Environment "${id}" is not ready`);
     }
@@ -390,6 +416,8 @@ export async function renameEnvironment(
       const target = await findRowOrFail(trx, id);
       assertReaches(access, environmentRef(target));
       if (newId === target.id) return target;
+      // A change in progress there (which holds the lock shared) finishes under its old id.
+      await lockEnvironment(trx, target.number);
       await checkIdFree(trx, newId);
       const renamed = await trx
         .updateTable('environments')

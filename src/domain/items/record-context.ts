@@ -202,8 +202,8 @@ async function readRecord(
  * its creator: recordToChange): the row alone (which a request may find kept at its
  * records version: cachedRecordRead), then the context from the schema cache at the
  * scope's version (no statement when kept). Without a version, both in one statement.
- * The row is read as `recordWithContext` reads it: a write's lock on its environment
- * keeps other writes from changing it meanwhile.
+ * Inside a change, the row is read without a lock: the record a change writes is read
+ * by `recordToChange`, which locks it.
  */
 export async function recordAndContext(
   scope: Scope | ScopedTransaction,
@@ -224,7 +224,10 @@ const recordToChangeById = preparedShape((db: EnvQueryable, id: string) =>
     .selectFrom('items')
     .select(ITEM_COLUMNS)
     .select((eb) => creatorColumn(eb.ref('items.creator_id')))
-    .where('items.id', '=', id),
+    .where('items.id', '=', id)
+    // Record changes run concurrently (RECORD_CHANGE): a second change of this record
+    // waits here for the first to commit, then reads what it wrote.
+    .forUpdate('items'),
 );
 
 /**

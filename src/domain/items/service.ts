@@ -26,6 +26,7 @@ import { callerAsCreator, lookUpCreator } from './creator.ts';
 import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entities.ts';
 import type { ItemField } from './model-fields.ts';
 import { contextOf, recordAndContext, recordToChange, type StoredItem } from './record-context.ts';
+import { excludeNewRecordId, excludePlacement, excludeSingleton } from './record-exclusion.ts';
 import type { NewRecordGate, RecordGate } from './record-gate.ts';
 import { type RecordView, recordView, withTreeMeta } from './record-view.ts';
 import { initialStage } from './stages.ts';
@@ -322,10 +323,13 @@ export async function createInTransaction(
       'VALIDATION_INVALID',
       'a block model cannot have records of its own: blocks live inside a field',
     );
+  await excludeNewRecordId(trx, input.id);
   await checkNewId(trx, issues, 'id', input.id, 'items');
   const parentId = checkParent(issues, model, input.attributes.parent_id);
   const sentPosition = sentPositionOf(issues, model, input.attributes);
   issues.throwIfAny();
+  await excludeSingleton(trx, model);
+  await excludePlacement(trx, model);
   if (model.singleton) {
     const existing = await trx
       .selectFrom('items')
@@ -496,6 +500,7 @@ export async function updateItem(
     const now = new Date();
     // A record given another parent without a position goes last among its new siblings.
     const parentChanged = parentId !== before.parent_id;
+    if (sentPosition !== undefined || parentChanged) await excludePlacement(trx, model);
     const position =
       sentPosition ?? (parentChanged ? await nextPosition(trx, model, parentId) : before.position);
     if (sentPosition !== undefined || parentChanged)
@@ -594,6 +599,8 @@ export async function destroyItem(
       await gate?.(tx, [id]);
       let state = stateBefore;
       const snapshot = await storedSnapshot(trx, row, fields);
+      await excludeSingleton(trx, model);
+      await excludePlacement(trx, model);
       if (model.sortable || model.tree)
         await removeRecord(trx, model, id, { parentId: row.parent_id, position: row.position });
       // The delete (which takes the record's versions and blocks with it) is the change's
@@ -601,12 +608,16 @@ export async function destroyItem(
       // What the event reads first is unchanged by them: the records naming this one as
       // parent keep naming it (a parent is no foreign key).
       const writes: UnreadWrite[] = [trx.deleteFrom('items').where('id', '=', id)];
-      if (model.singleton_item_id === id) {
+      // The model as the schema cache holds it may predate its singleton record's create,
+      // committed since this change began (record changes run concurrently): the update
+      // names the record itself.
+      if (model.singleton) {
         writes.push(
           trx
             .updateTable('item_types')
             .set({ singleton_item_id: null, has_singleton_item: false })
-            .where('id', '=', model.id),
+            .where('id', '=', model.id)
+            .where('singleton_item_id', '=', id),
         );
         state = withSingletonItem(state, null);
       }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
+import { type EnvQueryable, excludeRecordKeys } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { type FieldIssue, type ValidationCode, ValidationFailed } from '../errors.ts';
 import { emptyValue } from '../fields/field-types/empty-values.ts';
@@ -71,6 +71,11 @@ export async function valueTaken(
   return (await query.limit(1).executeTakeFirst()) !== undefined;
 }
 
+/** What two changes storing the same unique value of a model both name. */
+function uniqueValueKey(modelId: string, path: readonly string[], value: unknown): string {
+  return `unique:${modelId}:${path.join('/')}:${JSON.stringify(value)}`;
+}
+
 /** Runs one check that needs the database; a problem message, or null. */
 async function runDeferred(
   db: EnvQueryable,
@@ -79,9 +84,10 @@ async function runDeferred(
 ): Promise<string | null> {
   switch (check.validator) {
     case 'unique': {
-      // Writes to an environment are serialised by its lock (inEnvironmentTransaction),
-      // so no other transaction can store the same value between this read and commit.
+      // Record writes run concurrently: a change storing this value holds its key until
+      // it commits, so the read below (a fresh snapshot, after the wait) sees it.
       const path = check.locale ? [check.field_id, check.locale] : [check.field_id];
+      await excludeRecordKeys(db, [uniqueValueKey(input.model.id, path, check.value)]);
       const clash = await valueTaken(db, input.model.id, path, check.value, input.itemId);
       return clash ? 'is already taken by another record' : null;
     }
@@ -89,10 +95,13 @@ async function runDeferred(
     case 'items_item_type':
     case 'structured_text_links': {
       if (check.ids.length === 0) return null;
+      // Key-share locks: a concurrent destroy of a target waits for this change to commit,
+      // and a target deleted by a change that commits first is missing here.
       const found = await db
         .selectFrom('items')
         .select(['id', 'item_type_id'])
         .where('id', 'in', check.ids)
+        .forKeyShare()
         .execute();
       const modelOf = new Map(found.map((row) => [row.id, row.item_type_id]));
       const missing = check.ids.filter((id) => !modelOf.has(id));

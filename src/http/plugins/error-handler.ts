@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isVanishedEnvironmentError } from '../../db/environment-scope.ts';
+import { isConcurrencyConflict } from '../../db/transaction.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { errorDocument, statusOf } from '../errors.ts';
 
@@ -22,6 +23,14 @@ function toDomainError(error: FastifyError, bodyLimit: number): DomainError | nu
   if (error instanceof DomainError) return error;
   if (isVanishedEnvironmentError(error)) {
     return new DomainError('INVALID_ENVIRONMENT', 'The environment was destroyed');
+  }
+  if (isConcurrencyConflict(error)) {
+    // Nothing was written (the transaction rolled back): SERVICE_UNAVAILABLE is transient,
+    // so the official client repeats the request by itself.
+    return new DomainError(
+      'SERVICE_UNAVAILABLE',
+      'A concurrent change conflicted with this one; nothing was changed, retry the request',
+    );
   }
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return new DomainError(
