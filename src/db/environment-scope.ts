@@ -14,7 +14,7 @@ import { DomainError } from '../domain/errors.ts';
 import type { Db } from './client.ts';
 import { throughWriteGate } from './environment-write-gate.ts';
 import type { EnvironmentDatabase, EnvironmentRow } from './schema.ts';
-import type { Trx } from './transaction.ts';
+import { isConcurrencyConflict, type Trx } from './transaction.ts';
 
 /**
  * The one place environment-scoped tables are reached from. Every environment keeps
@@ -319,6 +319,24 @@ export async function inEnvironmentTransaction<T>(
   scope: Scope,
   fn: (tx: ScopedTransaction) => Promise<T>,
   options: ChangeOptions = {},
+): Promise<T> {
+  // A record change PostgreSQL picked as a deadlock's victim rolled back whole: it runs
+  // again, once the change it waited on is done (src/db/README.md).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await changeOnce(scope, fn, options);
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS || !isConcurrencyConflict(error)) throw error;
+    }
+  }
+}
+
+const MAX_ATTEMPTS = 3;
+
+async function changeOnce<T>(
+  scope: Scope,
+  fn: (tx: ScopedTransaction) => Promise<T>,
+  options: ChangeOptions,
 ): Promise<T> {
   return throughWriteGate(scope.project, scope.environment.number, () =>
     scope.project.transaction().execute(async (trx) => {
