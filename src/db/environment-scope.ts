@@ -331,7 +331,7 @@ export async function inEnvironmentTransaction<T>(
   }
 }
 
-const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 10;
 
 async function changeOnce<T>(
   scope: Scope,
