@@ -2,7 +2,7 @@ import './styles.css';
 import { render } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { clientFor, storedToken, storeToken } from './api.ts';
-import { navigate, useLocation } from './router.ts';
+import { currentPath, editingLinkTarget, navigate, useLocation } from './router.ts';
 import { SessionContext } from './session.ts';
 import { Shell } from './shell.tsx';
 import { SignIn } from './sign-in.tsx';
@@ -25,8 +25,11 @@ function App() {
       />
     );
   }
-  const [section, environment] = path.split('/');
-  if (section !== 'editor' || !environment) return <PrimaryRedirect token={token} />;
+  const link = editingLinkTarget(path);
+  if (link?.environment) navigate(`editor/${link.environment}/${link.rest}`, true);
+  if (link && !link.environment) return <PrimaryRedirect token={token} rest={link.rest} />;
+  const [section, environment] = currentPathSegments();
+  if (section !== 'editor' || !environment) return <PrimaryRedirect token={token} rest="" />;
   return <SignedIn token={token} environment={environment} signOut={signOut} />;
 }
 
@@ -42,14 +45,21 @@ function SignedIn(props: { token: string; environment: string; signOut: () => vo
   );
 }
 
-/** The console's root sends a signed-in user to the primary environment's content. */
-function PrimaryRedirect(props: { token: string }) {
+function currentPathSegments(): string[] {
+  return currentPath().split('/');
+}
+
+/**
+ * The console's root sends a signed-in user to the primary environment's content; an
+ * editing link without an environment, to that page of the primary environment.
+ */
+function PrimaryRedirect(props: { token: string; rest: string }) {
   const state = useAsync(async () => {
     const environments = await clientFor(props.token).environments.list();
     const primary = environments.find((environment) => environment.meta.primary);
-    navigate(`editor/${primary?.id ?? 'main'}/`, true);
+    navigate(`editor/${primary?.id ?? 'main'}/${props.rest}`, true);
     return true;
-  }, [props.token]);
+  }, [props.token, props.rest]);
   return state.error ? <ErrorNote error={state.error} /> : <Loading />;
 }
 

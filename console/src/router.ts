@@ -51,3 +51,24 @@ export function match(pattern: string, path: string): Record<string, string> | n
   }
   return params;
 }
+
+/**
+ * The console path of an editing link in DatoCMS's form, which the delivery API's
+ * `_editingUrl` writes: `environments/<env>/editor/item_types/<model>/items/<id>/edit` for a
+ * sandbox; `editor/item_types/<model>/items/<id>/edit` for the primary environment, whose
+ * id only the API knows (`environment` null: the caller looks it up).
+ */
+export function editingLinkTarget(
+  path: string,
+): { environment: string | null; rest: string } | null {
+  const sandbox = match('environments/:environment/editor/item_types/:model/items/:id/edit', path);
+  if (sandbox)
+    return {
+      environment: sandbox.environment as string,
+      rest: `item_types/${sandbox.model}/items/${sandbox.id}/edit`,
+    };
+  const primary = match('editor/item_types/:model/items/:id/edit', path);
+  if (primary)
+    return { environment: null, rest: `item_types/${primary.model}/items/${primary.id}/edit` };
+  return null;
+}

@@ -205,6 +205,21 @@ describe('the web console', () => {
     );
   });
 
+  test("opens the delivery API's editing links, in DatoCMS's form, at the record editor", async () => {
+    const [, modelId, recordId] =
+      /item_types\/([^/]+)\/items\/([^/]+)\/edit$/.exec(recordUrl) ?? [];
+    assert.ok(modelId && recordId, recordUrl);
+    const editor = `/editor/main/item_types/${modelId}/items/${recordId}/edit`;
+    for (const link of [
+      `/editor/item_types/${modelId}/items/${recordId}/edit`,
+      `/environments/main/editor/item_types/${modelId}/items/${recordId}/edit`,
+    ]) {
+      await page.goto(`${server.baseUrl}${link}`);
+      await page.waitForURL((url) => url.pathname === editor);
+      await page.getByLabel('Title').waitFor();
+    }
+  });
+
   test("shows the webhook's deliveries, and resends one", async () => {
     await receiver.waitForRequests(1);
     await page.goto(`${server.baseUrl}/editor/main/project/webhooks`);

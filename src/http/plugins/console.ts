@@ -90,6 +90,8 @@ export async function consoleRoutes(
 
   app.get(options.path, route, page);
   app.get(`${options.path}editor/*`, route, page);
+  // A sandbox's editing links, as the delivery API's `_editingUrl` writes them (DatoCMS's form).
+  app.get(`${options.path}environments/:environment/editor/*`, route, page);
   app.get<{ Params: { '*': string } }>(
     `${options.path}_console/*`,
     route,
