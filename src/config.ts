@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ImageConfig } from './assets/image-config.ts';
-import { allowEntryProblem } from './delivery/allowlist.ts';
-import { DATOCMS_RETRY_SCHEDULE } from './delivery/retry-schedule.ts';
 import { INSTALL_ROOT } from './paths.ts';
 import type { RateLimit } from './rate-limit/store.ts';
 import type { StorageConfig } from './storage/storage-config.ts';
+import { allowEntryProblem } from './webhook-worker/allowlist.ts';
+import { DATOCMS_RETRY_SCHEDULE } from './webhook-worker/retry-schedule.ts';
 
 /** Every setting Fieldhouse reads, typed and validated once at start. */
 export type Config = {

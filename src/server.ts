@@ -2,9 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { type DatabaseHandle, openDatabase } from './db/client.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { startPruneRunner } from './delivery/prune-runner.ts';
-import { startScheduleRunner } from './delivery/schedule-runner.ts';
-import { type DeliveryWorker, startDeliveryWorker } from './delivery/worker.ts';
 import { type BootstrapResult, bootstrapProject } from './domain/bootstrap.ts';
 import { invalidateOnNotify } from './domain/caches/caches.ts';
 import { removeInterruptedForks } from './domain/environments/recovery.ts';
@@ -12,7 +9,10 @@ import { startUploadSweeper } from './domain/uploads/sweep-runner.ts';
 import { buildApp } from './http/app.ts';
 import { buildOpsApp } from './http/ops-app.ts';
 import { createMetrics } from './metrics.ts';
+import { startPruneRunner } from './retention/prune-runner.ts';
+import { startScheduleRunner } from './scheduler/schedule-runner.ts';
 import { openStorage } from './storage/open-storage.ts';
+import { type DeliveryWorker, startDeliveryWorker } from './webhook-worker/worker.ts';
 
 /**
  * What one process does: `api` serves the API, `worker` delivers webhooks, runs due

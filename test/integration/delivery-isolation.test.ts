@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { claimDueCalls } from '../../src/delivery/claim.ts';
+import { claimDueCalls } from '../../src/webhook-worker/claim.ts';
 import {
   insertEvent,
   insertWebhook,

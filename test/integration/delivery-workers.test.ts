@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/client.ts';
-import { claimDueCalls } from '../../src/delivery/claim.ts';
-import { type AttemptRecord, recordAttempt } from '../../src/delivery/record.ts';
-import { startDeliveryWorker } from '../../src/delivery/worker.ts';
+import { claimDueCalls } from '../../src/webhook-worker/claim.ts';
+import { type AttemptRecord, recordAttempt } from '../../src/webhook-worker/record.ts';
+import { startDeliveryWorker } from '../../src/webhook-worker/worker.ts';
 import {
   attemptsOf,
   eventually,

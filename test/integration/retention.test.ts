@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/client.ts';
 import { loadScope, qualifiedTable } from '../../src/db/environment-scope.ts';
-import { pruneOnce } from '../../src/delivery/prune-runner.ts';
+import { pruneOnce } from '../../src/retention/prune-runner.ts';
 import { eventually, insertWebhook, LOOPBACK } from '../support/delivery-fixtures.ts';
 import {
   blockInRequest,

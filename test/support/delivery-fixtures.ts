@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
 import { type Config, loadConfig } from '../../src/config.ts';
 import { type Db, openDatabase } from '../../src/db/client.ts';
-import { type DeliveryWorkerOptions, startDeliveryWorker } from '../../src/delivery/worker.ts';
 import { bootstrapProject } from '../../src/domain/bootstrap.ts';
 import { WEBHOOK_CALLS_CHANNEL } from '../../src/events/channel.ts';
+import {
+  type DeliveryWorkerOptions,
+  startDeliveryWorker,
+} from '../../src/webhook-worker/worker.ts';
 import { createTestDatabase, databaseConfig } from './databases.ts';
 
 export const LOOPBACK = ['127.0.0.0/8', '::1'];

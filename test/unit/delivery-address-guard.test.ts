@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressRefusal } from '../../src/delivery/address-guard.ts';
-import { allowEntryProblem, isAllowedHost, parseAllowlist } from '../../src/delivery/allowlist.ts';
+import { addressRefusal } from '../../src/webhook-worker/address-guard.ts';
+import {
+  allowEntryProblem,
+  isAllowedHost,
+  parseAllowlist,
+} from '../../src/webhook-worker/allowlist.ts';
 
 const none = parseAllowlist([]);
 

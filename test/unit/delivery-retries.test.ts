@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { attemptKind, decideOutcome } from '../../src/delivery/outcome.ts';
-import { DATOCMS_RETRY_SCHEDULE, retryDelayMs } from '../../src/delivery/retry-schedule.ts';
-import { DELIVERY_TIMEOUTS } from '../../src/delivery/worker.ts';
+import { attemptKind, decideOutcome } from '../../src/webhook-worker/outcome.ts';
+import { DATOCMS_RETRY_SCHEDULE, retryDelayMs } from '../../src/webhook-worker/retry-schedule.ts';
+import { DELIVERY_TIMEOUTS } from '../../src/webhook-worker/worker.ts';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const noJitter = () => 0;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { jsonStringContent } from '../../src/delivery/json-escape.ts';
-import { renderPayloadTemplate, renderUrlTemplate } from '../../src/delivery/templates.ts';
+import { jsonStringContent } from '../../src/webhook-worker/json-escape.ts';
+import { renderPayloadTemplate, renderUrlTemplate } from '../../src/webhook-worker/templates.ts';
 
 const TRICKY = [
   'plain',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { endpointShares, SLOW_ATTEMPT_MS } from '../../src/delivery/endpoint-shares.ts';
+import { endpointShares, SLOW_ATTEMPT_MS } from '../../src/webhook-worker/endpoint-shares.ts';
 
 test('a webhook may hold seven eighths of the slots, a quarter once its receiver is slow', () => {
   const shares = endpointShares(16);

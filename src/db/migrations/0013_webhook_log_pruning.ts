@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Pruning (delivery/pruning.ts) deletes events no webhook call names any more: this index
+ * Pruning (retention/pruning.ts) deletes events no webhook call names any more: this index
  * finds an event's calls, for that test and for the foreign key's check on each delete.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -3,13 +3,13 @@ import { hostname } from 'node:os';
 import type { Config } from '../config.ts';
 import type { DatabaseHandle, Db } from '../db/client.ts';
 import type { Metrics } from '../metrics.ts';
+import type { Logger } from '../worker-logger.ts';
 import { parseAllowlist } from './allowlist.ts';
 import { claimDueCalls, leaseToken, releaseLeases } from './claim.ts';
 import type { ClaimedCall } from './claimed-call.ts';
 import { type DeliveryContext, deliverCall } from './deliver.ts';
 import { endpointShares } from './endpoint-shares.ts';
 import { createGuardedAgent } from './guarded-agent.ts';
-import type { Logger } from './logger.ts';
 import type { Timeouts } from './send.ts';
 import { listenForWakeups, listenInProcessForWakeups, type Wakeups } from './wakeups.ts';
 

@@ -1,6 +1,6 @@
 import type { Db } from '../db/client.ts';
 import { environmentsWithDueSchedules, runDueSchedules } from '../domain/items/schedule-runs.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../worker-logger.ts';
 
 export type ScheduleRunner = {
   /** Stops polling and waits for a run in progress to commit. */

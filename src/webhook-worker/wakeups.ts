@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { WEBHOOK_CALLS_CHANNEL } from '../events/channel.ts';
-import type { Logger } from './logger.ts';
+import type { Logger } from '../worker-logger.ts';
 
 const RECONNECT_DELAY_MS = 1000;
 

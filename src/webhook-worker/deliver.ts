@@ -1,9 +1,9 @@
 import type { Dispatcher } from 'undici';
 import type { Db } from '../db/client.ts';
 import type { Metrics } from '../metrics.ts';
+import type { Logger } from '../worker-logger.ts';
 import { RenderLimitExceeded } from './bounded-writer.ts';
 import type { ClaimedCall } from './claimed-call.ts';
-import type { Logger } from './logger.ts';
 import { attemptKind, decideOutcome } from './outcome.ts';
 import { recordAttempt } from './record.ts';
 import { buildRequest, type DeliveryRequest, loggedHeaders } from './request.ts';
