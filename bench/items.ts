@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import type { Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { analyzeChangedTables } from '../src/db/embedded-analyze.ts';
+import { analyzeChangedTables } from '../src/db/engine/embedded-analyze.ts';
 import { loadScope, qualifiedTable } from '../src/db/environment-scope.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { percentile, printTable, quietWindowPercentile } from './support.ts';

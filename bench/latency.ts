@@ -24,8 +24,8 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { Client } from 'undici';
 import { cacheDir } from '../src/config.ts';
-import { embeddedPool } from '../src/db/client.ts';
-import { openEmbedded } from '../src/db/embedded.ts';
+import { openEmbedded } from '../src/db/engine/embedded.ts';
+import { embeddedPool } from '../src/db/engine/open-embedded.ts';
 import { benchDatabase, cpuMs, percentile, printTable, serverEnv } from './support.ts';
 
 const { values } = parseArgs({

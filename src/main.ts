@@ -4,7 +4,7 @@ import { SERVE_USAGE } from './cli/roles.ts';
 import { serve } from './cli/serve.ts';
 import { TOKEN_USAGE, tokenCommand, UsageError } from './cli/token.ts';
 import { ConfigError, loadConfig, loadDotEnv } from './config.ts';
-import { DataDirLockedError } from './db/lock-file.ts';
+import { DataDirLockedError } from './db/engine/lock-file.ts';
 
 const USAGE = `Usage: fieldhouse <command>
 

@@ -7,7 +7,7 @@ export async function serve(config: Config, args: string[]): Promise<void> {
   const role = serveRole(args, process.env);
   const server = await startServer(config, role);
   exitGracefullyOnSignals(server);
-  if (role !== 'all' && server.database.kind === 'embedded') {
+  if (role !== 'all' && server.database.engine === 'embedded') {
     // The data directory admits one process, so no other process can take the other role.
     server.app.log.warn(
       { role },

@@ -1,7 +1,7 @@
 import { type QueryCreator, sql } from 'kysely';
-import { type UnreadWrite, withWrites } from '../db/carried-writes.ts';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
-import { executePrepared, preparedShape } from '../db/prepared.ts';
+import { type UnreadWrite, withWrites } from '../db/query/carried-writes.ts';
+import { executePrepared, preparedShape } from '../db/query/prepared.ts';
 import type { ProjectDatabase } from '../db/schema.ts';
 import type { Trx } from '../db/transaction.ts';
 import { type PresentedEvent, presentEvent } from '../presenters/event.ts';

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { withStatementTimeout } from '../../src/db/statement-timeout.ts';
+import { withStatementTimeout } from '../../src/db/engine/statement-timeout.ts';
 import { FILTER_PATTERN_TIMEOUT_MS, MAX_FILTER_PATTERN_LENGTH } from '../../src/domain/limits.ts';
 import { apiError, rejectsWithApiError, rejectsWithMessage } from '../support/api-errors.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
-import { analyzeChangedTables } from '../../src/db/embedded-analyze.ts';
+import { analyzeChangedTables } from '../../src/db/engine/embedded-analyze.ts';
 import { loadScope, qualifiedTable } from '../../src/db/environment-scope.ts';
 import { useTestServer } from '../support/server.ts';
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sql } from 'kysely';
-import { executePrepared } from '../../src/db/prepared.ts';
+import { executePrepared } from '../../src/db/query/prepared.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 
 // Embedded, a statement's extended-protocol messages reach PGlite in one run with their
-// Sync (src/db/embedded-protocol.ts): what the client sees must not change, errors
+// Sync (src/db/engine/embedded-protocol.ts): what the client sees must not change, errors
 // included. The same assertions hold on PostgreSQL, which gets the messages as sent.
 
 let server: TestServer;

@@ -8,7 +8,7 @@ import { roundTripsOf } from '../support/round-trips.ts';
 import { useTestServer } from '../support/server.ts';
 
 // A transaction's BEGIN travels with its first statement when that statement has no
-// parameters (src/db/folded-begin-dialect.ts): one round trip less per change. These
+// parameters (src/db/query/folded-begin-dialect.ts): one round trip less per change. These
 // check the round trips sent, and that transactions stay whole, roll back and leave
 // their connection clean. One pooled connection, so every test reuses the one before's.
 

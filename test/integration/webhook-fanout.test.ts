@@ -7,7 +7,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.ts';
-import { createPGlite } from '../../src/db/embedded.ts';
+import { createPGlite } from '../../src/db/engine/embedded.ts';
 import { inEnvironmentTransaction, loadScope } from '../../src/db/environment-scope.ts';
 import type { ProjectDatabase } from '../../src/db/schema.ts';
 import { newItemTypeDraft } from '../../src/domain/item-types/rules.ts';

@@ -10,7 +10,7 @@ import {
 } from 'kysely';
 import type { Db } from '../../src/db/client.ts';
 import { type EnvQueryable, scopeFor } from '../../src/db/environment-scope.ts';
-import { preparedShape } from '../../src/db/prepared.ts';
+import { preparedShape } from '../../src/db/query/prepared.ts';
 
 /** A database that answers nothing, and the statements it was sent. */
 function recordingDb() {

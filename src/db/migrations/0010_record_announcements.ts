@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
  * at commit, which drops what it kept of that environment.
  *
  * Only where `fieldhouse.announce_record_changes` is on, which the embedded engine sets in
- * the configuration it starts with (db/embedded.ts). On PostgreSQL no process keeps
+ * the configuration it starts with (db/engine/embedded.ts). On PostgreSQL no process keeps
  * records, nobody listens, and a NOTIFY per record write would only serialize commits
  * (PostgreSQL takes a global lock to queue a transaction's notifications).
  */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type JoinBuilder, sql } from 'kysely';
 import { BoundedMemo } from '../../bounded-memo.ts';
 import type { Db } from '../../db/client.ts';
-import { preparedShape } from '../../db/prepared.ts';
+import { preparedShape } from '../../db/query/prepared.ts';
 import type { EnvironmentRow, ProjectDatabase } from '../../db/schema.ts';
 import type { Actor, CallerToken, Permission } from '../actor.ts';
 import type { AuthCache } from '../caches/auth-cache.ts';

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
-import { preparedShape } from '../../db/prepared.ts';
-import { fromRowJson, type RowJson } from '../../db/row-json.ts';
+import { preparedShape } from '../../db/query/prepared.ts';
+import { fromRowJson, type RowJson } from '../../db/query/row-json.ts';
 import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';

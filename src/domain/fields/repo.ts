@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
-import { executePrepared, preparedShape } from '../../db/prepared.ts';
-import { fromRowJson, type RowJson } from '../../db/row-json.ts';
+import { executePrepared, preparedShape } from '../../db/query/prepared.ts';
+import { fromRowJson, type RowJson } from '../../db/query/row-json.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
 import { FIELD_SUMMARIES_JSON, FIELDSET_SUMMARIES_JSON, type ModelState } from './model-state.ts';

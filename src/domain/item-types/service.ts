@@ -1,10 +1,10 @@
-import type { UnreadWrite } from '../../db/carried-writes.ts';
 import {
   type EnvQueryable,
   type EnvTrx,
   inEnvironmentTransaction,
   type Scope,
 } from '../../db/environment-scope.ts';
+import type { UnreadWrite } from '../../db/query/carried-writes.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';

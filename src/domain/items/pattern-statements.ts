@@ -1,5 +1,5 @@
+import { isStatementTimeout, withStatementTimeout } from '../../db/engine/statement-timeout.ts';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
-import { isStatementTimeout, withStatementTimeout } from '../../db/statement-timeout.ts';
 import { DomainError } from '../errors.ts';
 import { FILTER_PATTERN_TIMEOUT_MS } from '../limits.ts';
 

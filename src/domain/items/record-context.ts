@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { EnvQueryable, Scope, ScopedTransaction } from '../../db/environment-scope.ts';
-import { executePrepared, preparedShape } from '../../db/prepared.ts';
+import { executePrepared, preparedShape } from '../../db/query/prepared.ts';
 import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import type { TokenView } from '../actor.ts';
 import { cachedRecordRead, cachedSchemaRead, readsSchemaCache } from '../caches/caches.ts';

@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
-import { withWrites } from '../../db/carried-writes.ts';
 import type { EnvTrx } from '../../db/environment-scope.ts';
-import { executePrepared } from '../../db/prepared.ts';
+import { withWrites } from '../../db/query/carried-writes.ts';
+import { executePrepared } from '../../db/query/prepared.ts';
 import type { EnvironmentDatabase, FieldRow } from '../../db/schema.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import {

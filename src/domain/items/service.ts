@@ -1,5 +1,4 @@
 import { sql } from 'kysely';
-import type { UnreadWrite } from '../../db/carried-writes.ts';
 import {
   type EnvQueryable,
   type EnvTrx,
@@ -8,7 +7,8 @@ import {
   type Scope,
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
-import { executePrepared } from '../../db/prepared.ts';
+import type { UnreadWrite } from '../../db/query/carried-writes.ts';
+import { executePrepared } from '../../db/query/prepared.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import type { CallerToken, TokenView } from '../actor.ts';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import type { UnreadWrite } from '../../db/carried-writes.ts';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
+import type { UnreadWrite } from '../../db/query/carried-writes.ts';
 import type { ItemVersionRow } from '../../db/schema.ts';
 import { decodeValues, type EncodedValues, encodeValues, type ReadPart } from './version-values.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { countingQueries, queriesSent } from '../../db/query-count.ts';
+import { countingQueries, queriesSent } from '../../db/query/query-count.ts';
 
 /**
  * With FIELDHOUSE_COUNT_QUERIES=1, every answer carries `x-fieldhouse-queries`: the

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './client.ts';
+import type { Db } from '../client.ts';
 
 // PGlite runs no autovacuum (embedded-analyze.ts): the space of deleted and updated rows
 // is never made reusable, so every update of a large record and every pruned version or

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
-import { INSTALL_ROOT } from '../paths.ts';
+import { INSTALL_ROOT } from '../../paths.ts';
 import { processIsAlive } from './process-alive.ts';
 
 // Postgres' default 128MB of shared buffers keeps ~300MB resident in WASM; 8MB
@@ -37,7 +37,7 @@ const POSTGRESQL_CONF = [
   `${RECORD_ANNOUNCEMENTS_SETTING}=on`,
 ];
 
-const INIT_SCRIPT = join(INSTALL_ROOT, 'src', 'db', 'embedded-init.ts');
+const INIT_SCRIPT = join(INSTALL_ROOT, 'src', 'db', 'engine', 'embedded-init.ts');
 
 /** The PGlite release: a template data directory serves only the release that made it. */
 function pgliteVersion(): string {

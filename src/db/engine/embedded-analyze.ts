@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from './client.ts';
+import type { Db } from '../client.ts';
 import { vacuumTablesWithDeadRows } from './embedded-vacuum.ts';
 
 // PGlite runs no autovacuum launcher (`autovacuum` reads "on", yet nothing ever runs), so

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import { BoundedMemo } from '../bounded-memo.ts';
-import { schemaOf } from './environment-scope.ts';
+import { BoundedMemo } from '../../bounded-memo.ts';
+import { schemaOf } from '../environment-scope.ts';
 
 /** The pool, a transaction, project-wide or scoped: anything that runs a compiled query. */
 type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };

@@ -1,0 +1,28 @@
+import { Kysely } from 'kysely';
+import pg from 'pg';
+import type { DatabaseHandle } from '../client.ts';
+import { FoldedBeginDialect } from '../query/folded-begin-dialect.ts';
+import { queryCounter } from '../query/query-count.ts';
+import './pg-types.ts';
+import type { ProjectDatabase } from '../schema.ts';
+
+/** A pool of `poolSize` connections to the PostgreSQL server at `url`. */
+export function openPostgres(url: string, poolSize: number): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection the server ends (restart, failover, admin) is dropped from the
+  // pool and replaced on the next query; unhandled, its error would end the process.
+  pool.on('error', (error) => {
+    process.emitWarning(`PostgreSQL connection lost while idle: ${error.message}`);
+  });
+  const db = new Kysely<ProjectDatabase>({
+    dialect: new FoldedBeginDialect(pool),
+    log: queryCounter,
+  });
+  return {
+    db,
+    engine: 'postgres',
+    url,
+    listenInProcess: null,
+    close: () => db.destroy(),
+  };
+}
