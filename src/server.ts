@@ -52,7 +52,7 @@ export async function startServer<R extends Role = 'all'>(
       : null;
     const bootstrap = await bootstrapProject(database.db, { adminToken: config.adminToken });
     const metrics = createMetrics(database.db);
-    const deps = { db: database.db, config };
+    const deps = { db: database.db, engine: database.engine, config };
     const app =
       role === 'worker' ? await buildOpsApp(deps, metrics) : await buildApp(deps, metrics);
     await removeInterruptedForks(database.db, (message) => app.log.warn(message));

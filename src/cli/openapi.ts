@@ -10,7 +10,7 @@ import { buildApp } from '../http/app.ts';
  */
 export async function buildOpenApiDocument(config: Config): Promise<unknown> {
   const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
-  const app = await buildApp({ db, config: { ...config, logLevel: 'silent' } });
+  const app = await buildApp({ db, engine: 'postgres', config: { ...config, logLevel: 'silent' } });
   try {
     await app.ready();
     return app.swagger();

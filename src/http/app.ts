@@ -105,9 +105,8 @@ export async function buildApp(
   registerProtocolHooks(app, deps.db);
   if (deps.config.rateLimit) {
     // Embedded: this process serves every request, so counting in memory is exact.
-    const store = deps.config.databaseUrl
-      ? new PostgresRateLimitStore(deps.db)
-      : new MemoryRateLimitStore();
+    const store =
+      deps.engine === 'postgres' ? new PostgresRateLimitStore(deps.db) : new MemoryRateLimitStore();
     registerRateLimit(app, deps.config.rateLimit, store);
   }
   await registerOpenApi(app, VERSION);

@@ -1,12 +1,12 @@
 import type { Config } from '../config.ts';
-import type { Db } from '../db/client.ts';
+import type { Db, Engine } from '../db/client.ts';
 import type { Scope } from '../db/environment-scope.ts';
 import type { Actor, Permission } from '../domain/actor.ts';
 import type { ItemAction } from '../domain/items/permission-entries.ts';
 import type { UploadAction } from '../domain/uploads/authorization.ts';
 
 /** What every route plugin receives. */
-export type AppDeps = { db: Db; config: Config };
+export type AppDeps = { db: Db; engine: Engine; config: Config };
 
 declare module 'fastify' {
   interface FastifyRequest {

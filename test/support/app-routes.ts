@@ -11,7 +11,7 @@ export async function appRoutes(): Promise<RouteOptions[]> {
   // Building the app runs no query: this pool never connects.
   const db = new Kysely<ProjectDatabase>({ dialect: new PostgresDialect({ pool: new pg.Pool() }) });
   const app = await buildApp(
-    { db, config: { ...loadConfig({}), logLevel: 'silent' } },
+    { db, engine: 'postgres', config: { ...loadConfig({}), logLevel: 'silent' } },
     undefined,
     (route) => {
       collected.push(route);

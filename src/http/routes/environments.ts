@@ -50,7 +50,7 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
         request.body.data.id,
         {
           fast: request.query.fast === 'true',
-          engine: deps.config.databaseUrl ? 'postgres' : 'embedded',
+          engine: deps.engine,
         },
       );
       if (request.query.immediate_return === 'true') {
