@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { scopedTransaction } from '../db/environment-scope.ts';
+import { BOOTSTRAP_LOCK_KEY } from '../db/lock-keys.ts';
 import { ADMIN_ROLE_ATTRIBUTES, EDITOR_ROLE_ATTRIBUTES } from './auth/role-attributes.ts';
 import { generateToken, hashToken } from './auth/tokens.ts';
 import { primaryEnvironment } from './environments/primary.ts';
 
 export type BootstrapResult = { created: false } | { created: true; adminToken: string };
-
-const BOOTSTRAP_LOCK_KEY = 7_246_000;
 
 /**
  * On an empty database, creates the project: its site (locales ["en"]), the primary

@@ -3,12 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/client.ts';
 import {
-  ENVIRONMENT_LOCK_KEY,
   environmentRef,
   lockEnvironment,
   type ScopedTransaction,
   scopedTransaction,
 } from '../../src/db/environment-scope.ts';
+import { ENVIRONMENT_LOCK_KEY } from '../../src/db/lock-keys.ts';
 import { TEST_ENGINE } from './databases.ts';
 
 /** Whether a session waits for the environment's lock (PostgreSQL: other connections). */

@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import { AUTH_LOCK_KEY } from '../../db/lock-keys.ts';
 import type { Trx } from '../../db/transaction.ts';
-
-// Arbitrary constant naming the roles-and-tokens lock in pg_advisory_xact_lock.
-const AUTH_LOCK_KEY = 7_246_010;
 
 /** Takes the auth lock for the rest of the caller's transaction. */
 export async function lockAuth(trx: Trx): Promise<void> {

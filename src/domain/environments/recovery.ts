@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { dropEnvironmentSchema } from '../../db/environment-copy.ts';
-import { ENVIRONMENT_LOCK_KEY } from '../../db/environment-scope.ts';
+import { ENVIRONMENT_LOCK_KEY } from '../../db/lock-keys.ts';
 import { dropRolePermissions } from '../auth/role-environments.ts';
 
 export type RecoveryLog = (message: string) => void;

@@ -9,6 +9,7 @@ import {
   schemaNameOf,
 } from '../../db/environment-scope.ts';
 import { closeWriteGate } from '../../db/environment-write-gate.ts';
+import { ENVIRONMENTS_LOCK_KEY } from '../../db/lock-keys.ts';
 import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Trx } from '../../db/transaction.ts';
 import { recordEvent } from '../../events/outbox.ts';
@@ -21,10 +22,6 @@ import {
 import { DomainError, Issues, NotFound, uniquenessFailure } from '../errors.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import { primaryEnvironment } from './primary.ts';
-
-// Serialises the project's environment operations (fork registration, promote, rename,
-// destroy) with each other: they touch several environment rows at once.
-const ENVIRONMENTS_LOCK_KEY = 7_246_002;
 
 const ENVIRONMENT_ID = /^[a-z0-9][a-z0-9-]*$/;
 const MAX_ENVIRONMENT_ID_LENGTH = 64;

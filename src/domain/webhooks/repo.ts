@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { WEBHOOK_CREATE_LOCK_KEY } from '../../db/lock-keys.ts';
 import type { WebhookRow } from '../../db/schema.ts';
 import type { Queryable, Trx } from '../../db/transaction.ts';
 import { isRowId } from '../auth/row-id.ts';
@@ -22,7 +23,7 @@ export async function findWebhook(db: Queryable, id: string): Promise<WebhookRow
  * whether `renamingTo` (when given) is another webhook's name: one statement, sent with
  * the transaction's BEGIN. Its values go as literals (the id is a row id, the name is
  * quoted by Kysely), because only a statement without parameters can carry the BEGIN
- * (db/folded-begin-dialect.ts).
+ * (db/query/folded-begin-dialect.ts).
  */
 export async function findWebhookForUpdate(
   db: Queryable,
@@ -60,9 +61,6 @@ export async function listWebhooksById(db: Queryable, ids: string[]): Promise<We
   if (ids.length === 0) return [];
   return db.selectFrom('webhooks').selectAll().where('id', 'in', ids).orderBy('id').execute();
 }
-
-// Arbitrary constant naming the webhook-creation lock in pg_advisory_xact_lock.
-const WEBHOOK_CREATE_LOCK_KEY = 7_246_020;
 
 /** Serialises webhook creates until the transaction ends, so a count read under it cannot race. */
 export async function lockWebhookCreates(trx: Trx): Promise<void> {
