@@ -1,4 +1,4 @@
-// Benchmark: schema changes that reach records (spec 09 §3) on a model holding many
+// Benchmark: schema changes that reach records on a model holding many
 // records, through the official client against an in-process server on a fresh database
 // (FIELDHOUSE_TEST_DB=embedded|postgres). A hint change (no record work) is the baseline.
 // Usage: FIELDHOUSE_TEST_DB=postgres npx tsx bench/record-schema.ts [--records 20000]

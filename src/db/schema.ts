@@ -256,7 +256,7 @@ export type ItemCountTable = {
   total: string;
 };
 
-/** A record (spec 09): values keyed by field id (see environment migration 0003). */
+/** A record: values keyed by field id (see environment migration 0003). */
 export type ItemTable = {
   id: string;
   item_type_id: string;

@@ -10,8 +10,8 @@ export type BootstrapResult = { created: false } | { created: true; adminToken: 
 
 /**
  * On an empty database, creates the project: its site (locales ["en"]), the primary
- * environment `main`, the `Admin` and `Editor` roles a new DatoCMS project has (spec 12
- * §7) and a full-access API token held by Admin. Several
+ * environment `main`, the `Admin` and `Editor` roles a new DatoCMS project has
+ * and a full-access API token held by Admin. Several
  * processes may start at once on one PostgreSQL; the lock makes exactly one create it.
  */
 export async function bootstrapProject(

@@ -89,7 +89,7 @@ export type FieldIssue = {
   field: string;
   code: ValidationCode;
   message: string;
-  /** Record value issues name the field and locale precisely (spec 09 §3). */
+  /** Record value issues name the field and locale precisely. */
   field_id?: string;
   field_label?: string;
   field_type?: string;

@@ -24,7 +24,7 @@ export const MAX_EVENT_TYPES_PER_EVENT = 20;
 export const MAX_FILTERS_PER_EVENT = 20;
 export const MAX_IDS_PER_FILTER = 1000;
 export const MAX_ENUM_VALUES = 1000;
-/** Positions are kept as sent (spec 12 §5); this keeps them, and their shifts, in an int4. */
+/** Positions are kept as sent; this keeps them, and their shifts, in an int4. */
 export const MAX_POSITION = 1_000_000;
 export const MAX_LOCALES = 100;
 export const MAX_WORKFLOW_STAGES = 50;

@@ -3,7 +3,7 @@ import { MAX_FIELD_JSON_LENGTH, MAX_NAME_LENGTH } from './limits.ts';
 import { checkRequiredText } from './text-checks.ts';
 
 /**
- * Checks shared by item-type and upload filters (spec 11 §3). The filter is stored as
+ * Checks shared by item-type and upload filters. The filter is stored as
  * sent: it follows the records' (or uploads') `filter` query parameter, which is checked
  * when a listing applies it, not when it is saved.
  */

@@ -12,7 +12,7 @@ export type MatchableEvent = {
   filterKeys: Readonly<Partial<Record<string, readonly string[]>>>;
 };
 
-/** Filters are ANDed; the ids inside one filter are ORed (spec 06 §4). */
+/** Filters are ANDed; the ids inside one filter are ORed. */
 function filtersMatch(filters: WebhookEventRule['filters'], event: MatchableEvent): boolean {
   return (filters ?? []).every((filter) => {
     const keys = event.filterKeys[filter.entity_type] ?? [];

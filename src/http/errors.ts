@@ -48,7 +48,7 @@ const STATUS: Record<ErrorCode, number> = {
   UNPUBLISHED_PARENT: 422,
   PUBLISHED_CHILDREN: 422,
   MISSING_UPLOAD_IDS: 422,
-  // DatoCMS's catalogue names these codes; the statuses are ours (spec 01 §errors).
+  // DatoCMS's catalogue names these codes; the statuses are ours.
   MAINTENANCE_MODE: 423,
   ENVIRONMENT_IN_READ_ONLY_MODE: 423,
   ENVIRONMENT_NOT_READY: 422,

@@ -53,7 +53,7 @@ export function ToMany(type: string, maxItems?: number) {
 
 /** For resources whose documents carry no relationships or no meta. */
 /**
- * A position in a form or a menu: any integer ≥ 0, kept as sent (spec 12 §5). The bound
+ * A position in a form or a menu: any integer ≥ 0, kept as sent. The bound
  * keeps it, and the shifts it causes, inside the database's integer.
  */
 export function Position() {

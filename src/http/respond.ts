@@ -4,7 +4,7 @@ import type { AppDeps } from './types.ts';
 
 /**
  * Sends the outcome of a change. Changes always complete before the answer
- * (spec 01 §7: synchronous by default); with FIELDHOUSE_ASYNC_JOBS on, endpoints
+ * (synchronous by default); with FIELDHOUSE_ASYNC_JOBS on, endpoints
  * DatoCMS runs as jobs answer 202 + a job whose result is already stored, so
  * clients see the DatoCMS-identical flow.
  */

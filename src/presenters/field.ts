@@ -3,7 +3,7 @@ import { presentItemType } from './item-type.ts';
 import { type Resource, ref } from './jsonapi.ts';
 
 /**
- * A field as the API shows it (spec 02 §2): no meta, no legacy `appeareance`. Nothing the
+ * A field as the API shows it: no meta, no legacy `appeareance`. Nothing the
  * database adds (seq, created_at) shows: a new field is presented before it is written.
  */
 export function presentField(row: FieldView): Resource {

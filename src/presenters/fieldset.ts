@@ -3,7 +3,7 @@ import type { SchemaMember } from '../domain/fieldsets/reorder.ts';
 import { presentField } from './field.ts';
 import { type Resource, ref } from './jsonapi.ts';
 
-/** A fieldset as the API shows it (spec 05 §2). */
+/** A fieldset as the API shows it. */
 export function presentFieldset(row: FieldsetRow): Resource {
   return {
     type: 'fieldset',

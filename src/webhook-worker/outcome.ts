@@ -32,7 +32,7 @@ export type Decision = {
 };
 
 /**
- * The call's state after an attempt (spec 06 §8): success ends it; an auto attempt
+ * The call's state after an attempt: success ends it; an auto attempt
  * that failed is retried on the schedule while auto_retry is on and the schedule has
  * retries left, else the call has failed. A failed resend does not count: an
  * auto-retry planned before it stays planned.

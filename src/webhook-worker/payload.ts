@@ -7,7 +7,7 @@ function isoSeconds(at: Date): string {
 }
 
 /**
- * The default payload (spec 06 §6), which is also the Mustache context of a custom
+ * The default payload, which is also the Mustache context of a custom
  * payload and of the URL. `autoRetries` is the number of this attempt's auto-retry.
  */
 export function defaultPayload(call: ClaimedCall, autoRetries: number): Record<string, unknown> {

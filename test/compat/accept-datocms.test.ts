@@ -1,5 +1,5 @@
-// Issue 9: what real DatoCMS projects return, and `migrations:new --autogenerate` replays,
-// is accepted (spec 12). Each case is the shape a generated script sends.
+// What real DatoCMS projects return, and `migrations:new --autogenerate` replays,
+// is accepted. Each case is the shape a generated script sends.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { rejectsWithApiError } from '../support/api-errors.ts';
@@ -13,7 +13,7 @@ const fieldRef = (id: string) => ({ type: 'field' as const, id });
 const validatorsOf = (field: { validators: unknown }) =>
   field.validators as Record<string, unknown>;
 
-describe('legacy appearance.type (spec 12 §1)', () => {
+describe('legacy appearance.type', () => {
   test('accepted and ignored on create and update, under both spellings', async () => {
     const model = await buildModel(client);
     const title = await client.fields.create(model.id, {
@@ -94,7 +94,7 @@ describe('legacy appearance.type (spec 12 §1)', () => {
   });
 });
 
-describe('blank default values (spec 12 §2)', () => {
+describe('blank default values', () => {
   test('"" next to format (url, email, custom pattern) or enum validators is accepted', async () => {
     const model = await buildModel(client);
     const cases: [string, Record<string, unknown>][] = [
@@ -151,7 +151,7 @@ describe('blank default values (spec 12 §2)', () => {
   });
 });
 
-describe('extension validator (spec 12 §3)', () => {
+describe('extension validator', () => {
   test('extensions: [] next to predefined_list is accepted and stored as sent', async () => {
     const model = await buildModel(client);
     const image = await client.fields.create(model.id, {
@@ -193,7 +193,7 @@ describe('extension validator (spec 12 §3)', () => {
   });
 });
 
-describe('a link field as title_field / image_preview_field (spec 12 §6)', () => {
+describe('a link field as title_field / image_preview_field', () => {
   test('accepted for the title, presentation and image relationships', async () => {
     const target = await buildModel(client);
     const model = await buildModel(client);
@@ -242,7 +242,7 @@ describe('a link field as title_field / image_preview_field (spec 12 §6)', () =
   });
 });
 
-describe('meta.has_singleton_item (spec 12 §8)', () => {
+describe('meta.has_singleton_item', () => {
   test('true on a singleton with no record is stored as sent', async () => {
     const model = await buildModel(client);
     const updated = await client.itemTypes.update(model.id, {
@@ -255,7 +255,7 @@ describe('meta.has_singleton_item (spec 12 §8)', () => {
   });
 });
 
-describe('bootstrap roles (spec 12 §7)', () => {
+describe('bootstrap roles', () => {
   test('a new project has Admin and Editor; a script finds Editor by name', async () => {
     const roles = await client.roles.list();
     assert.deepEqual(roles.map((role) => role.name).sort(), ['Admin', 'Editor']);

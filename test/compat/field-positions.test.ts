@@ -213,7 +213,7 @@ async function planMoves(
   );
 }
 
-describe('position 0 and scripts generated from 0-based projects (spec 12 §5)', () => {
+describe('position 0 and scripts generated from 0-based projects', () => {
   test('a generated reorder with 0-based positions ends in the intended order and round-trips', async () => {
     const model = await buildModel(client);
     const set = await client.fieldsets.create(model.id, { title: 'Set' });

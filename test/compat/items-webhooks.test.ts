@@ -61,7 +61,7 @@ type Entity = {
   meta: Record<string, unknown>;
 };
 
-/** The default payload (spec 06 §6) as the receiver reads it. */
+/** The default payload as the receiver reads it. */
 type Payload = {
   entity_type: string;
   event_type: string;

@@ -42,10 +42,10 @@ const OPEN_WRITES: Record<string, string> = {
 };
 
 /**
- * Reads gated behind a flag; every other read needs only CMA access (spec 01 §3). Roles
+ * Reads gated behind a flag; every other read needs only CMA access. Roles
  * need can_manage_users ("create and edit roles"): a role tells what its tokens may do.
  * API tokens need can_manage_access_tokens, as DatoCMS shows token secrets only to
- * roles with it. Webhooks and their calls need can_manage_webhooks (spec 01 §3: they
+ * roles with it. Webhooks and their calls need can_manage_webhooks (they
  * carry receiver URLs, headers and payloads).
  */
 const GATED_READS: Record<string, Permission> = {

@@ -144,7 +144,7 @@ describe('model rules', () => {
     );
   });
 
-  test('has_singleton_item is set through the update, as meta or attribute (spec 12 §8)', async () => {
+  test('has_singleton_item is set through the update, as meta or attribute', async () => {
     const client = server.client();
     await client.itemTypes.create({ name: 'Settings', api_key: 'settings' });
     const single = await client.itemTypes.update('settings', {

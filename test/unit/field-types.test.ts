@@ -1005,7 +1005,7 @@ describe('default values', () => {
   });
 
   test('defaults are checked for their shape only: validators judge record values', () => {
-    // What DatoCMS returns and generated migrations replay (spec 12 §2): a blank default
+    // What DatoCMS returns and generated migrations replay: a blank default
     // next to a format or enum validator, and defaults no record would pass.
     const accepted: [FieldType, Record<string, unknown>, unknown][] = [
       ['string', { format: { predefined_pattern: 'url' } }, ''],

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { TableName } from './types.ts';
 
-// Records (spec 09) and their versions. `item_values` is keyed by field id, not api_key:
+// Records and their versions. `item_values` is keyed by field id, not api_key:
 // renaming a field's api_key then changes no record, and dropping a field's values is
 // `item_values - <id>`. Presenters map ids to api_keys with the model's fields, which a
 // write loads anyway to validate. `published_values` holds the published version's values

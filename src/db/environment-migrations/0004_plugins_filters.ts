@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { TableName } from './types.ts';
 
-// Plugins and saved filters (spec 11 §3): environment-scoped, so a fork copies them
+// Plugins and saved filters: environment-scoped, so a fork copies them
 // with their ids and a field's plugin editor keeps pointing at its environment's plugin.
 export async function up(db: Kysely<unknown>, t: TableName): Promise<void> {
   await sql`

@@ -17,7 +17,7 @@ export type FieldAttributes = Partial<{
   content_link_enabled: boolean;
 }>;
 
-/** An appearance as sent: older DatoCMS fields carry a legacy `type`, ignored (spec 12 §1). */
+/** An appearance as sent: older DatoCMS fields carry a legacy `type`, ignored. */
 export type SentAppearance = Appearance & { type?: string };
 
 export type LegacyAppearance = Omit<SentAppearance, 'addons'> & {
@@ -39,7 +39,7 @@ export type NewFieldInput = FieldInput & {
 
 /**
  * Field api_keys the official importer renames, because they clash with names of
- * the record API and its filters (spec 02 §5).
+ * the record API and its filters.
  */
 export const RESERVED_FIELD_API_KEYS = new Set([
   'position',
@@ -72,5 +72,5 @@ export const DEEP_FILTERING_TYPES: readonly string[] = [
   'structured_text',
 ];
 
-/** Types whose content link may be switched off (spec 02 §3). */
+/** Types whose content link may be switched off. */
 export const CONTENT_LINK_OPTIONAL_TYPES: readonly string[] = ['string', 'text', 'structured_text'];

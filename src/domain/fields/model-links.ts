@@ -12,7 +12,7 @@ import {
  * The model relationships (title_field, ordering_field, …) that point at this field
  * and cannot keep it: all of them when the field goes (fieldType null), those that do
  * not accept its new type otherwise. Losing the ordering field also drops the
- * ordering direction (spec 02 §10).
+ * ordering direction.
  */
 export function releasedRelationships(
   itemType: ItemTypeRow,
@@ -45,7 +45,7 @@ export async function releaseRelationships(
     .executeTakeFirstOrThrow();
 }
 
-/** A field another field's slug is generated from cannot be deleted (spec 02 §10). */
+/** A field another field's slug is generated from cannot be deleted. */
 export async function refuseIfSlugSource(trx: EnvTrx, field: FieldRow): Promise<void> {
   const slugs = await trx
     .selectFrom('fields')

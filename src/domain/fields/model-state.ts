@@ -267,7 +267,7 @@ export async function fullFieldsInFormOrder(
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** Any change to a model's fields or fieldsets is an update of the model (spec 02 §10). */
+/** Any change to a model's fields or fieldsets is an update of the model. */
 export async function emitModelUpdate(
   tx: ScopedTransaction,
   previous: ModelView,

@@ -10,7 +10,7 @@ import { FIELD_SUMMARIES_JSON, FIELDSET_SUMMARIES_JSON, type ModelState } from '
 export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;
 
 /**
- * Finds a field by id or by `<model_api_key>::<field_api_key>` (spec 01 §5), the two
+ * Finds a field by id or by `<model_api_key>::<field_api_key>`, the two
  * forms every /fields/{x} route accepts.
  */
 export async function findField(db: EnvQueryable, idOrKey: string): Promise<FieldRow | null> {

@@ -42,8 +42,8 @@ export function definitionOf(row: FieldDraft): FieldDefinition {
 }
 
 /**
- * The appearance sent, under either spelling; the correct one wins (spec 02 §3). The legacy
- * `type` is dropped: the editor says how the field is shown (spec 12 §1).
+ * The appearance sent, under either spelling; the correct one wins. The legacy
+ * `type` is dropped: the editor says how the field is shown.
  */
 function sentAppearance(a: FieldAttributes): Appearance | undefined {
   const sent = a.appearance ?? a.appeareance;
@@ -82,7 +82,7 @@ export function newDefinition(
 
 /**
  * The definition an update asks for: a type change and a localization toggle convert
- * the current one first (spec 02 §6, §9), then sent values replace theirs. Null when
+ * the current one first, then sent values replace theirs. Null when
  * the type conversion is not allowed (reported on `field_type`).
  */
 export function updatedDefinition(
@@ -148,7 +148,7 @@ export type FieldRuleContext = {
   fieldsetIds: ReadonlySet<string>;
 };
 
-/** The per-attribute rules of spec 02 §3 and §5, in declaration order. */
+/** The per-attribute rules of a field, in declaration order. */
 export function checkFieldAttributes(
   issues: Issues,
   draft: FieldDraft,
@@ -222,7 +222,7 @@ function sameLabel(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-/** Two fields of one model may not share a label (case-insensitive, spec 02 §5). */
+/** Two fields of one model may not share a label (case-insensitive). */
 export function checkLabelClash(draft: FieldDraft, siblings: FieldRuleContext['siblings']): void {
   const clash = siblings.find((field) => sameLabel(field.label, draft.label));
   if (clash) {

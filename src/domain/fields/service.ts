@@ -356,7 +356,7 @@ export async function destroyField(scope: Scope, idOrKey: string): Promise<Field
 
 /**
  * Copies a field into the same model and fieldset, right after the original:
- * "<label> (copy #N)" and "<api_key>_copyN" with the smallest free N (spec 02 §10).
+ * "<label> (copy #N)" and "<api_key>_copyN" with the smallest free N.
  */
 export async function duplicateField(scope: Scope, idOrKey: string): Promise<FieldChange> {
   try {

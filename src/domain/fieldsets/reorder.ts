@@ -47,7 +47,7 @@ function checkEntries(entries: readonly ReorderEntry[]): void {
 }
 
 /**
- * Places many fields and fieldsets of one model at once (spec 02 §8). Listed members
+ * Places many fields and fieldsets of one model at once. Listed members
  * take their slots; the others keep their order around them. Two members of one
  * group on the same slot → DUPLICATE_POSITIONS_FOUND. Returns the listed members.
  */

@@ -24,12 +24,12 @@ export function applyFieldsetAttributes(base: FieldsetDraft, a: FieldsetAttribut
   if (a.title !== undefined) next.title = a.title;
   if (a.hint !== undefined) next.hint = a.hint;
   if (a.collapsible !== undefined) next.collapsible = a.collapsible;
-  // Meaningful only when collapsible, but stored as sent (spec 05 §3).
+  // Meaningful only when collapsible, but stored as sent.
   if (a.start_collapsed !== undefined) next.start_collapsed = a.start_collapsed;
   return next;
 }
 
-/** Spec 05 §3: a non-blank title; the id, when the client chose one, checked apart. */
+/** A non-blank title; the id, when the client chose one, checked apart. */
 export function checkFieldset(
   issues: Issues,
   draft: FieldsetDraft,

@@ -138,7 +138,7 @@ export async function updateFieldset(
 
 /**
  * Deletes a fieldset. Its fields are kept: the top level closes the fieldset's gap, and
- * they are appended to it in their order (spec 05 §4).
+ * they are appended to it in their order.
  */
 export async function destroyFieldset(scope: Scope, id: string): Promise<FieldsetRow> {
   return inEnvironmentTransaction(scope, async (tx) => {

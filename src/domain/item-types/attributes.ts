@@ -52,7 +52,7 @@ export type ItemTypeInput = {
 /**
  * Which field types each field relationship may point at. A single `link` stands for the
  * linked record's own title or image: real DatoCMS projects use one as title_field and
- * image_preview_field (spec 12 §6, docs/compatibility.md).
+ * image_preview_field (docs/compatibility.md).
  */
 export const ELIGIBLE_FIELD_TYPES: Record<FieldRelationship, readonly string[]> = {
   ordering_field: ['string', 'text', 'integer', 'float', 'date', 'date_time', 'boolean', 'slug'],

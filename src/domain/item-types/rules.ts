@@ -193,7 +193,7 @@ function checkFieldRelationships(next: ItemTypeDraft, ctx: RuleContext, issues: 
 
 /**
  * `has_singleton_item` is set directly through the update, as DatoCMS lets it be: no record
- * is needed to set it true (spec 12 §8). A model that is not a singleton has no singleton
+ * is needed to set it true. A model that is not a singleton has no singleton
  * record, so leaving singleton mode clears both.
  */
 function applySingletonItem(next: ItemTypeDraft, input: ItemTypeInput): void {

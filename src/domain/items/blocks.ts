@@ -11,7 +11,7 @@ import type { ItemField } from './model-fields.ts';
 import { checkItemValues } from './values.ts';
 
 /**
- * Blocks of one record being written (issue 11 §5). A value may name a block by id (kept as
+ * Blocks of one record being written. A value may name a block by id (kept as
  * it is), by `{id, attributes}` (updated: the attributes sent replace the stored ones) or by
  * `{attributes, relationships.item_type}` (created). Each created or updated block is checked
  * against its block model's fields like a record, blocks in blocks included; an issue inside

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/transaction.ts';
 import type { CallerToken, TokenView } from '../actor.ts';
 
 /**
- * A record event names the record's creator among its related entities (spec 06 §6).
+ * A record event names the record's creator among its related entities.
  * A create's creator is the caller, whose token the request read as it authenticated
  * (`callerAsCreator`). A change of an existing record reads its creator's token as one more
  * column (`creatorColumn`) of the record's first read (findRecordOrFail); other changes

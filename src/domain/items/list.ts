@@ -174,7 +174,7 @@ async function orderRules(
   });
 }
 
-/** `GET /items` (spec 09 §2): one page of records and the total count. */
+/** `GET /items`: one page of records and the total count. */
 export async function listItems(
   scope: Scope,
   query: ItemListQuery,

@@ -2,7 +2,7 @@ import { BoundedMemo } from '../../bounded-memo.ts';
 import type { Actor } from '../actor.ts';
 
 /**
- * How a role's item-type permission entries (spec 09 §3, the client's `Role` type) answer
+ * How a role's item-type permission entries (the client's `Role` type) answer
  * a question: effective = positive − negative, each entry scoped to one environment (by
  * id) and optionally to one model or workflow, to records by creator, to records
  * currently on a workflow stage (`on_stage`), for stage moves to moves towards a stage

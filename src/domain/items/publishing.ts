@@ -67,7 +67,7 @@ function heldSelection(
 }
 
 /**
- * Publishes the record's current version (spec 09 §3 Drafts), or with a selection only
+ * Publishes the record's current version, or with a selection only
  * some of its locales and/or its non-localized content: the other parts keep what was
  * published. Values saved valid were validated when saved, so publishing copies them,
  * unless a schema change made them invalid; a selection is refused only for the parts

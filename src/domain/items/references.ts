@@ -11,7 +11,7 @@ import { findRow } from './service.ts';
 // one is not a concern worth a per-field walk.
 const HOLDS_ID = '$.** ? (@ == $id)';
 
-/** The records whose current values (or blocks) link to this record (spec 09 §2 references). */
+/** The records whose current values (or blocks) link to this record. */
 export async function itemReferences(scope: Scope, id: string): Promise<RecordView[]> {
   if (!(await findRow(scope.db, id))) throw new NotFound('Item', id);
   const holdsId = sql<boolean>`jsonb_path_exists(item_values, ${HOLDS_ID}::jsonpath, jsonb_build_object('id', ${id}::text))`;

@@ -32,7 +32,7 @@ function validator(
  * After a schema change, in its transaction: rewrites the current and published values of
  * every record of the model (when `rewrite` is given) and recomputes whether each is
  * valid against the schema as it now is. A record the change breaks becomes invalid
- * (`meta.is_valid: false`) rather than the change being refused (spec 09 §3). Versions
+ * (`meta.is_valid: false`) rather than the change being refused. Versions
  * keep what was saved. Only records whose values or validity change are written, in
  * batches.
  */

@@ -16,7 +16,7 @@ import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-
 import { invalidRecordsOf, refreshRecords, type StoredValues } from './refresh.ts';
 
 /**
- * Schema changes reaching records (spec 09 §3), each run in the schema change's own
+ * Schema changes reaching records, each run in the schema change's own
  * transaction. Values are keyed by field id, so these touch one key of each record of the
  * model, or of each block of a block model (blocks hold values like records, migration 0007;
  * each change runs on both tables, and the one without rows of the model is left as it is).
@@ -143,8 +143,8 @@ export function reachesValues(before: FieldChange, after: FieldChange): boolean 
 }
 
 /**
- * An updated field. A `field_type` change converts every record's value (spec 02 §9;
- * per locale when localized), then a `localized` switch makes a value the main locale's
+ * An updated field. A `field_type` change converts every record's value
+ * (per locale when localized), then a `localized` switch makes a value the main locale's
  * value of the new localized value, or keeps the main locale's value (the blocks of the
  * other locales' values are deleted). Any change of type, localization or validators
  * recomputes the records' validity. Blocks of a block model follow its fields the same way.

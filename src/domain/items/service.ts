@@ -72,7 +72,7 @@ function views(entity: EventEntity | undefined): RecordView[] {
 
 /**
  * Emits a record event whose related entities are the record's relationships, as DatoCMS
- * sends them: its model as it is after the change, then its creator (spec 06 §6, 09 §4).
+ * sends them: its model as it is after the change, then its creator.
  * The model is given by its state when the change holds it already (no read), else by id;
  * the creator likewise, when the change read it (creator.ts), else it is looked up.
  * A record whose model holds blocks is also recorded nested (see eventEntity). `last`:
@@ -351,7 +351,7 @@ export async function createInTransaction(
   gate?.(tx, model, () =>
     givenContent(fields, sent, { parent_id: parentId, position: sentPosition }),
   );
-  // Omitted fields take their default value (spec 09 §3).
+  // Omitted fields take their default value.
   const attributes = Object.fromEntries(
     fields.map((field) => [
       field.api_key,

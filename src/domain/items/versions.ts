@@ -39,7 +39,7 @@ async function versionValidity(db: EnvQueryable, itemTypeId: string, fields: rea
   return (version: ItemVersionRow) => snapshotValid(fields, version.item_values, options);
 }
 
-/** A record's versions, newest first (every save makes one, spec 09 §3 Versions). */
+/** A record's versions, newest first (every save makes one). */
 /**
  * A page of the record's versions, newest first. Each holds a whole record: the page is
  * measured first, and `admit` takes its bytes (checkPageBytes refuses a page too large)

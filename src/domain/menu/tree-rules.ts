@@ -10,7 +10,7 @@ export function checkNewId(issues: Issues, id: string | undefined, nodes: TreeNo
     issues.add('id', 'VALIDATION_UNIQUENESS', 'is already taken');
 }
 
-/** Any integer from 0 (spec 12 §5), within what the database's integer holds. */
+/** Any integer from 0, within what the database's integer holds. */
 export function checkPosition(issues: Issues, position: number | undefined): void {
   if (position !== undefined && (position < 0 || position > MAX_POSITION))
     issues.add('position', 'VALIDATION_INVALID', `must be from 0 to ${MAX_POSITION}`);

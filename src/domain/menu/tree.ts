@@ -1,5 +1,5 @@
 /**
- * Position rules shared by both menus (spec 12 §5). A position is any integer ≥ 0, kept as
+ * Position rules shared by both menus. A position is any integer ≥ 0, kept as
  * sent, and a change shifts the siblings (items with the same parent) the way DatoCMS does,
  * which the `datocms` CLI's migration generator replays when it plans menu moves:
  * - an item placed at `p` moves every sibling at `p` or after one place down;

@@ -39,8 +39,8 @@ export function emptyPlugin(id: string): PluginDraft {
 }
 
 /**
- * A public plugin is installed by its npm package name alone: nothing is downloaded
- * (spec 11 §3), so its name defaults to the package name and its entry point to the
+ * A public plugin is installed by its npm package name alone: nothing is downloaded,
+ * so its name defaults to the package name and its entry point to the
  * package's location on the jsDelivr npm mirror (PROPOSAL: DatoCMS reads the entry
  * point from the package; we cannot without fetching it).
  */

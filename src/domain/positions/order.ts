@@ -1,5 +1,5 @@
 /**
- * Position rules of a model's form (spec 02 §8, spec 12 §5). A model's fields and fieldsets
+ * Position rules of a model's form. A model's fields and fieldsets
  * form sibling groups: the top level (fieldsets and fields without a fieldset share one
  * ordering) and one group per fieldset. A position is any integer ≥ 0, kept as sent, and
  * each change shifts the siblings the way DatoCMS does (the `datocms` CLI's migration

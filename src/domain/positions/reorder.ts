@@ -7,7 +7,7 @@ export type ReorderRequest = { member: Member; fieldsetId: string | null; positi
 /**
  * Every group of a model after a bulk reorder. `groups` maps each fieldset id (null =
  * top level) to its members in display order. Listed members take the positions sent,
- * kept as sent (0-based lists included, spec 12 §5); the others in the groups listed
+ * kept as sent (0-based lists included); the others in the groups listed
  * members enter or leave keep their relative order and fill the free positions from the
  * first one: 0 when a listed member took 0, else 1. Other groups are left as they are.
  */

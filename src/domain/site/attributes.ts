@@ -14,7 +14,7 @@ export type SiteUpdate = Partial<{
   force_use_of_sandbox_environments: boolean;
 }>;
 
-/** The role flag each setting needs (spec 01 §3). */
+/** The role flag each setting needs. */
 export const SETTING_PERMISSIONS: Record<keyof SiteUpdate, Permission> = {
   locales: 'can_edit_environment',
   timezone: 'can_edit_environment',

@@ -139,7 +139,7 @@ function parseOrder(raw: string | undefined): CallListQuery['order'] {
   return { column: order.slice(0, order.lastIndexOf('_')) as SortColumn, direction };
 }
 
-/** Checks the list parameters of spec 07 §3; nothing reaches SQL unchecked. */
+/** Checks the list parameters of the webhook call log; nothing reaches SQL unchecked. */
 export function parseListQuery(raw: RawListQuery): CallListQuery {
   return {
     offset: integerParam('page[offset]', raw.page?.offset, 0, { min: 0, max: MAX_OFFSET }),

@@ -8,7 +8,7 @@ import {
   MAX_NAME_LENGTH,
 } from '../limits.ts';
 
-/** Which events each entity type can fire (spec 06 §4). */
+/** Which events each entity type can fire. */
 export const EVENT_TYPES_BY_ENTITY: Readonly<Record<string, readonly string[]>> = {
   item: ['create', 'update', 'delete', 'publish', 'unpublish'],
   item_type: ['create', 'update', 'delete'],

@@ -38,7 +38,7 @@ export function validateWorkflow(
   return { ...next, stages: completeStages(next.stages) };
 }
 
-/** Stage problems are reported on their dotted path (`stages.1.id`), spec 01 §9. */
+/** Stage problems are reported on their dotted path (`stages.1.id`). */
 function checkStages(stages: WorkflowStage[], issues: Issues): void {
   if (stages.length === 0) {
     issues.add('stages', 'VALIDATION_REQUIRED', 'must have at least one stage');

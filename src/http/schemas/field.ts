@@ -21,11 +21,11 @@ const addon = Type.Object(
 
 /**
  * The legacy `type` (`"title"`, `"textarea"`, …) older DatoCMS fields still return and
- * generated migrations replay: accepted and ignored (spec 12 §1).
+ * generated migrations replay: accepted and ignored.
  */
 const legacyType = Type.Optional(Type.String());
 
-/** `{editor, parameters, addons, field_extension?}`: all three required when sent (spec 02 §7). */
+/** `{editor, parameters, addons, field_extension?}`: all three required when sent. */
 const Appearance = Type.Object(
   {
     editor: Type.String(),

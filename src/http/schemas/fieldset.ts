@@ -56,7 +56,7 @@ export const ReorderFieldsAndFieldsetsBody = ResourceListDocument(
 type CreateBody = Static<typeof CreateFieldsetBody>;
 type UpdateBody = Static<typeof UpdateFieldsetBody>;
 
-/** The client omits `attributes` when empty: missing means no change (spec 05 §3). */
+/** The client omits `attributes` when empty: missing means no change. */
 export function fieldsetInput(body: CreateBody | UpdateBody, includeId: boolean): FieldsetInput {
   return {
     id: includeId ? body.data.id : undefined,

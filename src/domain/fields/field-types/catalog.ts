@@ -16,7 +16,7 @@ export type FieldTypeSpec = {
 };
 
 /**
- * The one table per field type (spec 03 §1, client field description tables). Default
+ * The one table per field type (the client's field descriptions). Default
  * editors: documented for link/links; otherwise the first editor, except text → textarea.
  */
 export const FIELD_TYPE_CATALOG: Readonly<Record<FieldType, FieldTypeSpec>> = {

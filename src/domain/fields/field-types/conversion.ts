@@ -11,7 +11,7 @@ const first: ValueConversion = (value) => (Array.isArray(value) ? (value[0] ?? n
 const wrapped: ValueConversion = (value) => [value];
 
 /**
- * The allowed `field_type` changes (spec 02 §9) and how a value converts: kept when the
+ * The allowed `field_type` changes and how a value converts: kept when the
  * new type holds it as it is, otherwise the nearest value of the new type (a list's first
  * entry, a rounded number, a date's midnight), null when there is none. Validators are
  * not applied here: a converted value that breaks one makes its record invalid.
@@ -66,7 +66,7 @@ function convertDefault(definition: FieldDefinition, to: FieldType): unknown {
 }
 
 /**
- * A `field_type` change (spec 02 §9): null when the conversion is not allowed; otherwise
+ * A `field_type` change: null when the conversion is not allowed; otherwise
  * the definition made valid for the new type.
  */
 export function convertFieldType(

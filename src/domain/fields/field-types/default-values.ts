@@ -9,8 +9,7 @@ export function emptyDefaultValue(localized: boolean, locales: string[]): unknow
 
 /**
  * A default is checked for its type's shape only: validators judge record values, so a
- * blank `""` next to a `format` or `enum` validator is "no default", as DatoCMS stores it
- * (spec 12 §2).
+ * blank `""` next to a `format` or `enum` validator is "no default", as DatoCMS stores it.
  */
 function checkOneValue(
   problems: Problems,
@@ -57,7 +56,7 @@ export function checkDefaultValue(
 }
 
 /**
- * `localized` toggled (spec 02 §6): false→true wraps the default into {locale: old};
+ * `localized` toggled: false→true wraps the default into {locale: old};
  * true→false keeps the first locale's value.
  */
 export function convertLocalization(

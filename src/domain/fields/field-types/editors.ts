@@ -100,7 +100,7 @@ const PLACEHOLDER: ParamSpec = { checks: { placeholder: text } };
 const OPTIONS: ParamSpec = { checks: { options: choices }, required: ['options'] };
 
 /**
- * Every built-in editor with its parameters (spec 03 §3). Defaults are those stated in the
+ * Every built-in editor with its parameters. Defaults are those stated in the
  * client typings (src/fieldTypes/appearance/*.ts); parameters without one stay optional.
  */
 export const EDITOR_RULES = {

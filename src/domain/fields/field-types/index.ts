@@ -1,6 +1,6 @@
 /**
  * The field-type registry: per field type, the validators, editors and default values it
- * accepts (spec 03), with the checks and conversions the fields service runs. Pure: the
+ * accepts, with the checks and conversions the fields service runs. Pure: the
  * service loads what the checks need (FieldCheckContext) and reports the Issues.
  */
 import type { Issues } from '../../errors.ts';

@@ -92,7 +92,7 @@ function strings(options: { nonEmpty: boolean; unique: boolean }): ParamCheck {
 
 export const stringList = strings({ nonEmpty: true, unique: false });
 
-/** A list DatoCMS returns empty when it is not in use (spec 12 §3). */
+/** A list DatoCMS returns empty when it is not in use. */
 export const optionalStringList = strings({ nonEmpty: false, unique: false });
 
 /** Item-type ids: may be empty (a field can be created before its targets exist). */

@@ -85,7 +85,7 @@ function listProblem(
 
 const TWITTER_CARDS = ['summary', 'summary_large_image'];
 
-/** Every field type's record value shape (spec 03 §1, the client's `src/fieldTypes/*`). */
+/** Every field type's record value shape (the client's `src/fieldTypes/*`). */
 export const RECORD_VALUE_SHAPES: Readonly<Record<FieldType, RecordValueShape>> = {
   boolean: VALUE_SHAPES.boolean,
   string: VALUE_SHAPES.string,

@@ -1,5 +1,5 @@
 /**
- * Record values against their fields (spec 09 §3): the value shape of every field type, then
+ * Record values against their fields: the value shape of every field type, then
  * each validator of the field. Pure: the records service loads the fields, fills omitted
  * values (defaults on create, stored values on update) and runs what is handed back.
  *

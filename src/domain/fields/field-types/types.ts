@@ -1,4 +1,4 @@
-/** The 20 field types of the DatoCMS schema (spec 02 §4). */
+/** The 20 field types of the DatoCMS schema. */
 export const FIELD_TYPES = [
   'boolean',
   'color',

@@ -33,7 +33,7 @@ type ValidatorRule = ParamSpec & {
 
 /**
  * Whether a parameter is in use. An empty list is not: DatoCMS returns
- * `{extensions: [], predefined_list: "image"}` (spec 12 §3).
+ * `{extensions: [], predefined_list: "image"}`.
  */
 const given = (params: Params, key: string) => {
   const value = params[key];
@@ -136,7 +136,7 @@ const blocksRule: ValidatorRule = {
   context: referencesItemTypes('blocks'),
 };
 
-/** Every validator and its parameter rules (spec 03 §2, client typings). */
+/** Every validator and its parameter rules (the client's typings). */
 export const VALIDATOR_RULES = {
   required: { checks: {} },
   unique: { checks: {} },

@@ -16,7 +16,7 @@ const inRange = (v: unknown, limit: number) =>
 
 const string: ValueShape = (v) => (typeof v === 'string' ? null : 'must be a string');
 
-/** The shapes of the types that accept a default value (spec 03 §1, 02 §6). */
+/** The shapes of the types that accept a default value. */
 export const VALUE_SHAPES = {
   boolean: (v) => (typeof v === 'boolean' ? null : 'must be a boolean'),
   string,

@@ -42,7 +42,7 @@ function instantBounds(value: string, params: Params): string | null {
 }
 
 /**
- * The validators that constrain a single value, applied to non-null defaults (spec 02 §6).
+ * The validators that constrain a single value, applied to non-null defaults.
  * Values reaching here already fit the type's shape.
  */
 export const VALUE_RULES: Record<string, ValueRule> = {
