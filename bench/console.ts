@@ -4,7 +4,7 @@
 // Targets (issue): first page ≤ 300 KB gzipped; record list painted ≤ 1 s.
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
-import { analyzeChangedTables } from '../src/db/embedded-analyze.ts';
+import { analyzeChangedTables } from '../src/db/engine/embedded-analyze.ts';
 import { loadScope, qualifiedTable } from '../src/db/environment-scope.ts';
 import { launchChromium } from '../test/support/browser.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';

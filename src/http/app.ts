@@ -78,7 +78,15 @@ export async function buildApp(
     },
     ajv: AJV_OPTIONS,
     // Each route's validators compile on its first request, not all of them at start.
-    schemaController: { compilersFactory: { buildValidator: lazyValidatorFactory() } },
+    schemaController: {
+      compilersFactory: {
+        buildValidator: lazyValidatorFactory(),
+        // Response schemas document the answers (openapi.json). The reply serializer
+        // below writes every answer, so none is compiled from them: what is sent is
+        // never stripped or reordered by a schema.
+        buildSerializer: () => () => documentJson,
+      },
+    },
   });
   if (onRoute) app.addHook('onRoute', onRoute);
   app.setReplySerializer(documentJson);

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Db } from '../../db/client.ts';
@@ -8,6 +9,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { readableRecords } from '../../domain/items/readable-records.ts';
 import type { UploadSettings } from '../../domain/uploads/upload-settings.ts';
 import { readyEnvironment } from '../../http/plugins/protocol.ts';
+import { NoContent } from '../../http/schemas/documents.ts';
 import { CacheTagCollector, modeOf } from '../cache-tags/cache-tags.ts';
 import { MAX_COMPLEXITY } from '../limits/complexity.ts';
 import { ExecutionBudget } from '../limits/execution-budget.ts';
@@ -24,6 +26,22 @@ import { uploadLoader } from '../uploads/upload-loader.ts';
 import { uploadReach } from '../uploads/upload-reach.ts';
 import { type DeliveryOptions, deliveryOptions } from './delivery-headers.ts';
 import { graphqlRequestOf } from './graphql-request.ts';
+
+/** What a query answers: GraphQL's `{data, errors}`. */
+const GraphqlResult = Type.Object({
+  data: Type.Optional(Type.Unknown()),
+  errors: Type.Optional(Type.Array(Type.Object({ message: Type.String() }))),
+});
+
+/** A GET carries the request in its query string, read by graphqlRequestOf. */
+const GET_SCHEMA = {
+  parsedQuerystring: Type.Object({
+    query: Type.String(),
+    variables: Type.Optional(Type.String({ description: 'A JSON object' })),
+    operationName: Type.Optional(Type.String()),
+  }),
+  response: { 200: GraphqlResult },
+};
 
 /** The endpoint and its deprecated forms (DatoCMS's api-endpoints page). */
 const PATHS = [
@@ -162,11 +180,15 @@ export async function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): 
   };
 
   for (const url of PATHS) {
-    app.post(url, { config }, handler);
-    app.get(url, { config }, handler);
-    app.options(url, { config }, async (_request, reply) => {
-      reply.headers(CORS).code(204);
-      return '';
-    });
+    app.post(url, { config, schema: { response: { 200: GraphqlResult } } }, handler);
+    app.get(url, { config, schema: GET_SCHEMA }, handler);
+    app.options(
+      url,
+      { config, schema: { response: { 204: NoContent } } },
+      async (_request, reply) => {
+        reply.headers(CORS).code(204);
+        return '';
+      },
+    );
   }
 }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
-import { preparedShape } from '../../db/prepared.ts';
+import { preparedShape } from '../../db/query/prepared.ts';
 import type { FieldIssue, ValidationCode } from '../errors.ts';
 import { validatorCode } from '../fields/field-types/record-value-rules.ts';
 import type {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import * as accessTokens from '../../domain/auth/access-tokens.ts';
 import { presentIssuedToken } from '../../presenters/access-token.ts';
 import { actorOf } from '../actor.ts';
+import { AccessTokenDocument, AccessTokenList } from '../responses/project.ts';
 import {
   CreateAccessTokenBody,
   DestroyAccessTokenQuery,
@@ -33,17 +34,28 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
   const config = { permission: 'can_manage_access_tokens' } as const;
   const write = { ...config, resourceType: 'access_token' } as const;
 
-  app.get('/access_tokens', { config }, async () => ({
-    data: (await accessTokens.listAccessTokens(db)).map(presentIssuedToken),
-  }));
+  app.get(
+    '/access_tokens',
+    { schema: { response: { 200: AccessTokenList } }, config },
+    async () => ({
+      data: (await accessTokens.listAccessTokens(db)).map(presentIssuedToken),
+    }),
+  );
 
-  app.get<Params>('/access_tokens/:id', { config }, async (request) => ({
-    data: presentIssuedToken(await accessTokens.findAccessToken(db, request.params.id)),
-  }));
+  app.get<Params>(
+    '/access_tokens/:id',
+    { schema: { response: { 200: AccessTokenDocument } }, config },
+    async (request) => ({
+      data: presentIssuedToken(await accessTokens.findAccessToken(db, request.params.id)),
+    }),
+  );
 
   app.post<{ Body: Static<typeof CreateAccessTokenBody> }>(
     '/access_tokens',
-    { schema: { body: CreateAccessTokenBody }, config: write },
+    {
+      schema: { body: CreateAccessTokenBody, response: { 201: AccessTokenDocument } },
+      config: write,
+    },
     async (request, reply) => {
       const { attributes, relationships } = request.body.data;
       const issued = await accessTokens.createAccessToken(db, actorOf(request), {
@@ -56,7 +68,10 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
 
   app.put<Params & { Body: Static<typeof UpdateAccessTokenBody> }>(
     '/access_tokens/:id',
-    { schema: { body: UpdateAccessTokenBody }, config: write },
+    {
+      schema: { body: UpdateAccessTokenBody, response: { 200: AccessTokenDocument } },
+      config: write,
+    },
     async (request) => {
       const { attributes, relationships } = request.body.data;
       const updated = await accessTokens.updateAccessToken(
@@ -72,15 +87,22 @@ export async function accessTokenRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
   );
 
-  app.post<Params>('/access_tokens/:id/regenerate_token', { config }, async (request) => ({
-    data: presentIssuedToken(
-      await accessTokens.regenerateAccessToken(db, actorOf(request), request.params.id),
-    ),
-  }));
+  app.post<Params>(
+    '/access_tokens/:id/regenerate_token',
+    { schema: { response: { 200: AccessTokenDocument } }, config },
+    async (request) => ({
+      data: presentIssuedToken(
+        await accessTokens.regenerateAccessToken(db, actorOf(request), request.params.id),
+      ),
+    }),
+  );
 
   app.delete<Params & { Querystring: Static<typeof DestroyAccessTokenQuery> }>(
     '/access_tokens/:id',
-    { schema: { querystring: DestroyAccessTokenQuery }, config },
+    {
+      schema: { querystring: DestroyAccessTokenQuery, response: { 200: AccessTokenDocument } },
+      config,
+    },
     async (request) => {
       const destroyed = await accessTokens.destroyAccessToken(
         db,

@@ -6,6 +6,12 @@ import * as environments from '../../domain/environments/service.ts';
 import { presentEnvironment, presentMaintenanceMode } from '../../presenters/environment.ts';
 import { sendResult } from '../respond.ts';
 import {
+  EnvironmentDocument,
+  EnvironmentList,
+  MaintenanceModeDocument,
+} from '../responses/project.ts';
+import { OrJob } from '../schemas/documents.ts';
+import {
   ActivateMaintenanceModeQuery,
   EnvironmentIdBody,
   ForkEnvironmentQuery,
@@ -28,18 +34,26 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
   const manage = { permission: 'can_manage_environments' } as const;
   const promote = { permission: 'can_promote_environments' } as const;
 
-  app.get('/environments', async () => ({
+  app.get('/environments', { schema: { response: { 200: EnvironmentList } } }, async () => ({
     data: (await environments.listEnvironments(db)).map(presentEnvironment),
   }));
 
-  app.get<Params>('/environments/:id', async (request) => ({
-    data: presentEnvironment(await environments.findEnvironment(db, request.params.id)),
-  }));
+  app.get<Params>(
+    '/environments/:id',
+    { schema: { response: { 200: EnvironmentDocument } } },
+    async (request) => ({
+      data: presentEnvironment(await environments.findEnvironment(db, request.params.id)),
+    }),
+  );
 
   app.post<Params & IdBody & { Querystring: Static<typeof ForkEnvironmentQuery> }>(
     '/environments/:id/fork',
     {
-      schema: { body: EnvironmentIdBody, querystring: ForkEnvironmentQuery },
+      schema: {
+        body: EnvironmentIdBody,
+        querystring: ForkEnvironmentQuery,
+        response: OrJob(200, EnvironmentDocument),
+      },
       config: { ...manage, resourceType: 'environment', asyncJob: true },
     },
     async (request, reply) => {
@@ -65,15 +79,22 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
   );
 
-  app.put<Params>('/environments/:id/promote', { config: promote }, async (request) => ({
-    data: presentEnvironment(
-      await environments.promoteEnvironment(db, accessOf(request), request.params.id),
-    ),
-  }));
+  app.put<Params>(
+    '/environments/:id/promote',
+    { schema: { response: { 200: EnvironmentDocument } }, config: promote },
+    async (request) => ({
+      data: presentEnvironment(
+        await environments.promoteEnvironment(db, accessOf(request), request.params.id),
+      ),
+    }),
+  );
 
   app.put<Params & IdBody>(
     '/environments/:id/rename',
-    { schema: { body: EnvironmentIdBody }, config: { ...manage, resourceType: 'environment' } },
+    {
+      schema: { body: EnvironmentIdBody, response: { 200: EnvironmentDocument } },
+      config: { ...manage, resourceType: 'environment' },
+    },
     async (request) => ({
       data: presentEnvironment(
         await environments.renameEnvironment(
@@ -88,7 +109,10 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
 
   app.delete<Params>(
     '/environments/:id',
-    { config: { ...manage, asyncJob: true } },
+    {
+      schema: { response: OrJob(200, EnvironmentDocument) },
+      config: { ...manage, asyncJob: true },
+    },
     async (request, reply) => {
       const data = presentEnvironment(
         await environments.destroyEnvironment(db, accessOf(request), request.params.id),
@@ -97,13 +121,23 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
   );
 
-  app.get('/maintenance-mode', async () => ({
-    data: presentMaintenanceMode(await maintenance.findMaintenanceMode(db)),
-  }));
+  app.get(
+    '/maintenance-mode',
+    { schema: { response: { 200: MaintenanceModeDocument } } },
+    async () => ({
+      data: presentMaintenanceMode(await maintenance.findMaintenanceMode(db)),
+    }),
+  );
 
   app.put<{ Querystring: Static<typeof ActivateMaintenanceModeQuery> }>(
     '/maintenance-mode/activate',
-    { schema: { querystring: ActivateMaintenanceModeQuery }, config: promote },
+    {
+      schema: {
+        querystring: ActivateMaintenanceModeQuery,
+        response: { 200: MaintenanceModeDocument },
+      },
+      config: promote,
+    },
     async (request) => ({
       data: presentMaintenanceMode(
         await maintenance.setMaintenanceMode(db, accessOf(request), true),
@@ -111,9 +145,13 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     }),
   );
 
-  app.put('/maintenance-mode/deactivate', { config: promote }, async (request) => ({
-    data: presentMaintenanceMode(
-      await maintenance.setMaintenanceMode(db, accessOf(request), false),
-    ),
-  }));
+  app.put(
+    '/maintenance-mode/deactivate',
+    { schema: { response: { 200: MaintenanceModeDocument } }, config: promote },
+    async (request) => ({
+      data: presentMaintenanceMode(
+        await maintenance.setMaintenanceMode(db, accessOf(request), false),
+      ),
+    }),
+  );
 }

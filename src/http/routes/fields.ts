@@ -4,6 +4,8 @@ import * as fields from '../../domain/fields/service.ts';
 import { presentField, presentFieldChange } from '../../presenters/field.ts';
 import { presentKept, presentKeptList } from '../../presenters/kept.ts';
 import { sendResult } from '../respond.ts';
+import { FieldDocument, FieldList } from '../responses/schema.ts';
+import { OrJob } from '../schemas/documents.ts';
 import { CreateFieldBody, fieldInput, newFieldInput, UpdateFieldBody } from '../schemas/field.ts';
 import type { AppDeps } from '../types.ts';
 
@@ -16,25 +18,44 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     asyncJob: true,
   } as const;
 
-  app.get<Params>('/item-types/:id/fields', async (request) => ({
-    data: presentKeptList(await fields.listFields(request.scope, request.params.id), presentField),
-  }));
+  app.get<Params>(
+    '/item-types/:id/fields',
+    { schema: { response: { 200: FieldList } } },
+    async (request) => ({
+      data: presentKeptList(
+        await fields.listFields(request.scope, request.params.id),
+        presentField,
+      ),
+    }),
+  );
 
-  app.get<Params>('/item-types/:id/fields/referencing', async (request) => ({
-    data: (await fields.referencingFields(request.scope, request.params.id)).map(presentField),
-  }));
+  app.get<Params>(
+    '/item-types/:id/fields/referencing',
+    { schema: { response: { 200: FieldList } } },
+    async (request) => ({
+      data: (await fields.referencingFields(request.scope, request.params.id)).map(presentField),
+    }),
+  );
 
-  app.get<Params>('/item-types/:id/fields/related', async (request) => ({
-    data: (await fields.relatedFields(request.scope, request.params.id)).map(presentField),
-  }));
+  app.get<Params>(
+    '/item-types/:id/fields/related',
+    { schema: { response: { 200: FieldList } } },
+    async (request) => ({
+      data: (await fields.relatedFields(request.scope, request.params.id)).map(presentField),
+    }),
+  );
 
-  app.get<Params>('/fields/:id', async (request) => ({
-    data: presentKept(await fields.findField(request.scope, request.params.id), presentField),
-  }));
+  app.get<Params>(
+    '/fields/:id',
+    { schema: { response: { 200: FieldDocument } } },
+    async (request) => ({
+      data: presentKept(await fields.findField(request.scope, request.params.id), presentField),
+    }),
+  );
 
   app.post<Params & { Body: Static<typeof CreateFieldBody> }>(
     '/item-types/:id/fields',
-    { schema: { body: CreateFieldBody }, config: fieldWrite },
+    { schema: { body: CreateFieldBody, response: OrJob(201, FieldDocument) }, config: fieldWrite },
     async (request, reply) => {
       const change = await fields.createField(
         request.scope,
@@ -47,7 +68,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.put<Params & { Body: Static<typeof UpdateFieldBody> }>(
     '/fields/:id',
-    { schema: { body: UpdateFieldBody }, config: fieldWrite },
+    { schema: { body: UpdateFieldBody, response: OrJob(200, FieldDocument) }, config: fieldWrite },
     async (request, reply) => {
       const change = await fields.updateField(
         request.scope,
@@ -60,7 +81,10 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.delete<Params>(
     '/fields/:id',
-    { config: { permission: 'can_edit_schema', asyncJob: true } },
+    {
+      schema: { response: OrJob(200, FieldDocument) },
+      config: { permission: 'can_edit_schema', asyncJob: true },
+    },
     async (request, reply) => {
       const change = await fields.destroyField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 200, presentFieldChange(change));
@@ -69,7 +93,10 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.post<Params>(
     '/fields/:id/duplicate',
-    { config: { permission: 'can_edit_schema', asyncJob: true } },
+    {
+      schema: { response: OrJob(201, FieldDocument) },
+      config: { permission: 'can_edit_schema', asyncJob: true },
+    },
     async (request, reply) => {
       const change = await fields.duplicateField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 201, presentFieldChange(change));

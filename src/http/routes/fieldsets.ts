@@ -4,6 +4,8 @@ import { reorderFieldsAndFieldsets } from '../../domain/fieldsets/reorder.ts';
 import * as fieldsets from '../../domain/fieldsets/service.ts';
 import { presentFieldset, presentSchemaMember } from '../../presenters/fieldset.ts';
 import { sendResult } from '../respond.ts';
+import { FieldsetDocument, FieldsetList, ReorderedFormList } from '../responses/schema.ts';
+import { OrJob } from '../schemas/documents.ts';
 import {
   CreateFieldsetBody,
   fieldsetInput,
@@ -18,17 +20,28 @@ type Params = { Params: { id: string } };
 export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const fieldsetWrite = { permission: 'can_edit_schema', resourceType: 'fieldset' } as const;
 
-  app.get<Params>('/item-types/:id/fieldsets', async (request) => ({
-    data: (await fieldsets.listFieldsets(request.scope, request.params.id)).map(presentFieldset),
-  }));
+  app.get<Params>(
+    '/item-types/:id/fieldsets',
+    { schema: { response: { 200: FieldsetList } } },
+    async (request) => ({
+      data: (await fieldsets.listFieldsets(request.scope, request.params.id)).map(presentFieldset),
+    }),
+  );
 
-  app.get<Params>('/fieldsets/:id', async (request) => ({
-    data: presentFieldset(await fieldsets.findFieldset(request.scope, request.params.id)),
-  }));
+  app.get<Params>(
+    '/fieldsets/:id',
+    { schema: { response: { 200: FieldsetDocument } } },
+    async (request) => ({
+      data: presentFieldset(await fieldsets.findFieldset(request.scope, request.params.id)),
+    }),
+  );
 
   app.post<Params & { Body: Static<typeof CreateFieldsetBody> }>(
     '/item-types/:id/fieldsets',
-    { schema: { body: CreateFieldsetBody }, config: fieldsetWrite },
+    {
+      schema: { body: CreateFieldsetBody, response: { 201: FieldsetDocument } },
+      config: fieldsetWrite,
+    },
     async (request, reply) => {
       const data = presentFieldset(
         await fieldsets.createFieldset(
@@ -43,7 +56,10 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.put<Params & { Body: Static<typeof UpdateFieldsetBody> }>(
     '/fieldsets/:id',
-    { schema: { body: UpdateFieldsetBody }, config: fieldsetWrite },
+    {
+      schema: { body: UpdateFieldsetBody, response: { 200: FieldsetDocument } },
+      config: fieldsetWrite,
+    },
     async (request) => ({
       data: presentFieldset(
         await fieldsets.updateFieldset(
@@ -57,7 +73,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.delete<Params>(
     '/fieldsets/:id',
-    { config: { permission: 'can_edit_schema' } },
+    { schema: { response: { 200: FieldsetDocument } }, config: { permission: 'can_edit_schema' } },
     async (request) => ({
       data: presentFieldset(await fieldsets.destroyFieldset(request.scope, request.params.id)),
     }),
@@ -66,7 +82,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
   app.post<Params & { Body: Static<typeof ReorderFieldsAndFieldsetsBody> }>(
     '/item-types/:id/reorder-fields-and-fieldsets',
     {
-      schema: { body: ReorderFieldsAndFieldsetsBody },
+      schema: { body: ReorderFieldsAndFieldsetsBody, response: OrJob(200, ReorderedFormList) },
       config: { permission: 'can_edit_schema', asyncJob: true },
     },
     async (request, reply) => {

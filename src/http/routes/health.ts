@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { pendingMigrations } from '../../db/migrate.ts';
 import { DomainError } from '../../domain/errors.ts';
+import { HealthDocument } from '../responses/project.ts';
 import type { AppDeps } from '../types.ts';
 
 /**
@@ -10,7 +11,10 @@ import type { AppDeps } from '../types.ts';
  * load balancer sends no traffic to an instance that would fail every request.
  */
 export async function healthRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const probe = { config: { public: true } } as const;
+  const probe = {
+    config: { public: true },
+    schema: { response: { 200: HealthDocument } },
+  } as const;
 
   app.get('/healthz', probe, async () => ({ data: { type: 'health', id: 'live' } }));
 

@@ -5,7 +5,17 @@ import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/it
 import { presentItem } from '../../presenters/item.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { actorOf } from '../actor.ts';
+import {
+  ItemDocument,
+  ScheduledPublicationDocument,
+  ScheduledUnpublishingDocument,
+} from '../responses/records.ts';
 import { CreateScheduleBody } from '../schemas/item-schedule.ts';
+
+const SCHEDULE_DOCUMENTS = {
+  publish: ScheduledPublicationDocument,
+  unpublish: ScheduledUnpublishingDocument,
+};
 
 type Params = { Params: { id: string } };
 type CreateBody = { Body: { data: { attributes?: Record<string, unknown> } } };
@@ -34,7 +44,10 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
     app.post<Params & CreateBody>(
       `/items/:id/${path}`,
       {
-        schema: { body: CreateScheduleBody(kind, attribute, localesAttribute) },
+        schema: {
+          body: CreateScheduleBody(kind, attribute, localesAttribute),
+          response: { 201: SCHEDULE_DOCUMENTS[kind] },
+        },
         config: { resourceType: type, itemAction: 'publish' },
       },
       async (request, reply) => {
@@ -57,7 +70,7 @@ export async function itemScheduleRoutes(app: FastifyInstance): Promise<void> {
 
     app.delete<Params>(
       `/items/:id/${path}`,
-      { config: { itemAction: 'publish' } },
+      { schema: { response: { 200: ItemDocument } }, config: { itemAction: 'publish' } },
       async (request) => {
         const item = await destroySchedule(request.scope, kind, request.params.id, gateOf(request));
         return { data: presentItem(item) };

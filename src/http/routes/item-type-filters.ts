@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import * as filters from '../../domain/item-type-filters/service.ts';
 import { presentItemTypeFilter } from '../../presenters/item-type-filter.ts';
 import { relationshipIds } from '../jsonapi.ts';
+import { ItemTypeFilterDocument, ItemTypeFilterList } from '../responses/project.ts';
 import { CreateItemTypeFilterBody, UpdateItemTypeFilterBody } from '../schemas/item-type-filter.ts';
 
 type Params = { Params: { id: string } };
@@ -15,17 +16,30 @@ export async function itemTypeFilterRoutes(app: FastifyInstance): Promise<void> 
     resourceType: 'item_type_filter',
   } as const;
 
-  app.get('/item-type-filters', async (request) => ({
-    data: (await filters.listItemTypeFilters(request.scope)).map(presentItemTypeFilter),
-  }));
+  app.get(
+    '/item-type-filters',
+    { schema: { response: { 200: ItemTypeFilterList } } },
+    async (request) => ({
+      data: (await filters.listItemTypeFilters(request.scope)).map(presentItemTypeFilter),
+    }),
+  );
 
-  app.get<Params>('/item-type-filters/:id', async (request) => ({
-    data: presentItemTypeFilter(await filters.findItemTypeFilter(request.scope, request.params.id)),
-  }));
+  app.get<Params>(
+    '/item-type-filters/:id',
+    { schema: { response: { 200: ItemTypeFilterDocument } } },
+    async (request) => ({
+      data: presentItemTypeFilter(
+        await filters.findItemTypeFilter(request.scope, request.params.id),
+      ),
+    }),
+  );
 
   app.post<{ Body: Static<typeof CreateItemTypeFilterBody> }>(
     '/item-type-filters',
-    { schema: { body: CreateItemTypeFilterBody }, config: write },
+    {
+      schema: { body: CreateItemTypeFilterBody, response: { 201: ItemTypeFilterDocument } },
+      config: write,
+    },
     async (request, reply) => {
       const data = request.body.data;
       const created = presentItemTypeFilter(
@@ -41,7 +55,10 @@ export async function itemTypeFilterRoutes(app: FastifyInstance): Promise<void> 
 
   app.put<Params & { Body: Static<typeof UpdateItemTypeFilterBody> }>(
     '/item-type-filters/:id',
-    { schema: { body: UpdateItemTypeFilterBody }, config: write },
+    {
+      schema: { body: UpdateItemTypeFilterBody, response: { 200: ItemTypeFilterDocument } },
+      config: write,
+    },
     async (request) => {
       const data = request.body.data;
       return {
@@ -55,9 +72,13 @@ export async function itemTypeFilterRoutes(app: FastifyInstance): Promise<void> 
     },
   );
 
-  app.delete<Params>('/item-type-filters/:id', { config: write }, async (request) => ({
-    data: presentItemTypeFilter(
-      await filters.destroyItemTypeFilter(request.scope, request.params.id),
-    ),
-  }));
+  app.delete<Params>(
+    '/item-type-filters/:id',
+    { schema: { response: { 200: ItemTypeFilterDocument } }, config: write },
+    async (request) => ({
+      data: presentItemTypeFilter(
+        await filters.destroyItemTypeFilter(request.scope, request.params.id),
+      ),
+    }),
+  );
 }

@@ -7,6 +7,8 @@ import { presentKept, presentKeptList } from '../../presenters/kept.ts';
 import { presentMenuItem } from '../../presenters/menu-item.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
+import { ItemTypeDocument, ItemTypeList } from '../responses/schema.ts';
+import { OrJob } from '../schemas/documents.ts';
 import {
   CreateItemTypeBody,
   CreateItemTypeQuery,
@@ -32,26 +34,41 @@ function toInput(body: CreateBody | UpdateBody | undefined, includeId: boolean):
 export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const schemaWrite = { permission: 'can_edit_schema', resourceType: 'item_type' } as const;
 
-  app.get('/item-types', async (request) => ({
+  app.get('/item-types', { schema: { response: { 200: ItemTypeList } } }, async (request) => ({
     data: presentKeptList(await itemTypes.listItemTypes(request.scope), presentItemType),
   }));
 
-  app.get<Params>('/item-types/:id', async (request) => ({
-    data: presentKept(
-      await itemTypes.findItemType(request.scope, request.params.id),
-      presentItemType,
-    ),
-  }));
+  app.get<Params>(
+    '/item-types/:id',
+    { schema: { response: { 200: ItemTypeDocument } } },
+    async (request) => ({
+      data: presentKept(
+        await itemTypes.findItemType(request.scope, request.params.id),
+        presentItemType,
+      ),
+    }),
+  );
 
-  app.get<Params>('/item-types/:id/referencing', async (request) => ({
-    data: (await itemTypes.referencingItemTypes(request.scope, request.params.id)).map(
-      presentItemType,
-    ),
-  }));
+  app.get<Params>(
+    '/item-types/:id/referencing',
+    { schema: { response: { 200: ItemTypeList } } },
+    async (request) => ({
+      data: (await itemTypes.referencingItemTypes(request.scope, request.params.id)).map(
+        presentItemType,
+      ),
+    }),
+  );
 
   app.post<{ Body: CreateBody; Querystring: Static<typeof CreateItemTypeQuery> }>(
     '/item-types',
-    { schema: { body: CreateItemTypeBody, querystring: CreateItemTypeQuery }, config: schemaWrite },
+    {
+      schema: {
+        body: CreateItemTypeBody,
+        querystring: CreateItemTypeQuery,
+        response: { 201: ItemTypeDocument },
+      },
+      config: schemaWrite,
+    },
     async (request, reply) => {
       const query = request.query;
       const result = await itemTypes.createItemType(request.scope, toInput(request.body, true), {
@@ -69,7 +86,10 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.put<Params & { Body: UpdateBody }>(
     '/item-types/:id',
-    { schema: { body: UpdateItemTypeBody }, config: { ...schemaWrite, asyncJob: true } },
+    {
+      schema: { body: UpdateItemTypeBody, response: OrJob(200, ItemTypeDocument) },
+      config: { ...schemaWrite, asyncJob: true },
+    },
     async (request, reply) => {
       const data = presentItemType(
         await itemTypes.updateItemType(
@@ -84,7 +104,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post<Params>(
     '/item-types/:id/duplicate',
-    { config: { permission: 'can_edit_schema' } },
+    { schema: { response: { 201: ItemTypeDocument } }, config: { permission: 'can_edit_schema' } },
     async (request, reply) => {
       const data = presentItemType(
         await itemTypes.duplicateItemType(request.scope, request.params.id),
@@ -96,7 +116,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
   app.delete<Params & { Querystring: Static<typeof DestroyItemTypeQuery> }>(
     '/item-types/:id',
     {
-      schema: { querystring: DestroyItemTypeQuery },
+      schema: { querystring: DestroyItemTypeQuery, response: OrJob(200, ItemTypeDocument) },
       config: { permission: 'can_edit_schema', asyncJob: true },
     },
     async (request, reply) => {

@@ -33,10 +33,24 @@ import { sendListDocument } from '../list-document.ts';
 import { readBudget } from '../read-budget.ts';
 import { sendResult } from '../respond.ts';
 import {
+  BulkItemsDocument,
+  DuplicatedItemDocument,
+  ItemDocument,
+  ItemList,
+  ItemVersionDocument,
+  ItemVersionList,
+  PublicationStateDocument,
+} from '../responses/records.ts';
+import { NoContent, OrJob } from '../schemas/documents.ts';
+import {
   BulkItemsBody,
   BulkMoveToStageBody,
   CreateItemBody,
+  ItemQuery,
+  ItemVersionsQuery,
+  ListItemsQuery,
   PublishItemBody,
+  RecursiveQuery,
   UnpublishItemBody,
   UpdateItemBody,
 } from '../schemas/item.ts';
@@ -148,39 +162,55 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   // Lists are not refused: they show the records the role may read.
   // A page's records take their bytes from the process's read budget until it is sent.
-  app.get('/items', async (request, reply) => {
-    const readable = await readableRecords(actorOf(request), request.scope);
-    const { records, total } = await listItems(
-      request.scope,
-      listQuery(request.query as RawQuery),
-      readable,
-      { admit: readBudget.admitFor(reply) },
-    );
-    return sendListDocument(reply, records.map(presentItem), { meta: { total_count: total } });
-  });
+  app.get(
+    '/items',
+    { schema: { parsedQuerystring: ListItemsQuery, response: { 200: ItemList } } },
+    async (request, reply) => {
+      const readable = await readableRecords(actorOf(request), request.scope);
+      const { records, total } = await listItems(
+        request.scope,
+        listQuery(request.query as RawQuery),
+        readable,
+        { admit: readBudget.admitFor(reply) },
+      );
+      return sendListDocument(reply, records.map(presentItem), { meta: { total_count: total } });
+    },
+  );
 
-  app.get<Params>('/items/:id', { config: read }, async (request) => {
-    await mayOnRecord(request);
-    const record = await items.findItem(request.scope, request.params.id, {
-      version: text(request.query as RawQuery, 'version'),
-      nested: nested(request.query as RawQuery),
-    });
-    // A record kept by the record cache is presented once, as its JSON is made once.
-    return { data: presentKept(record, presentItem) };
-  });
+  app.get<Params>(
+    '/items/:id',
+    { schema: { parsedQuerystring: ItemQuery, response: { 200: ItemDocument } }, config: read },
+    async (request) => {
+      await mayOnRecord(request);
+      const record = await items.findItem(request.scope, request.params.id, {
+        version: text(request.query as RawQuery, 'version'),
+        nested: nested(request.query as RawQuery),
+      });
+      // A record kept by the record cache is presented once, as its JSON is made once.
+      return { data: presentKept(record, presentItem) };
+    },
+  );
 
-  app.get<Params>('/items/:id/current-vs-published-state', { config: read }, async (request) => {
-    await mayOnRecord(request);
-    return presentPublicationStateView(await publicationState(request.scope, request.params.id));
-  });
+  app.get<Params>(
+    '/items/:id/current-vs-published-state',
+    { schema: { response: { 200: PublicationStateDocument } }, config: read },
+    async (request) => {
+      await mayOnRecord(request);
+      return presentPublicationStateView(await publicationState(request.scope, request.params.id));
+    },
+  );
 
-  app.get<Params>('/items/:id/references', { config: read }, async (request) => {
-    await mayOnRecord(request);
-    const references = await itemReferences(request.scope, request.params.id);
-    // Only the referencing records the role may read are shown.
-    const readable = await readableOnly(actorOf(request), request.scope, references);
-    return { data: readable.map(presentItem) };
-  });
+  app.get<Params>(
+    '/items/:id/references',
+    { schema: { response: { 200: ItemList } }, config: read },
+    async (request) => {
+      await mayOnRecord(request);
+      const references = await itemReferences(request.scope, request.params.id);
+      // Only the referencing records the role may read are shown.
+      const readable = await readableOnly(actorOf(request), request.scope, references);
+      return { data: readable.map(presentItem) };
+    },
+  );
 
   /**
    * A create of the body's record, the role's right to create records of its model judged
@@ -205,7 +235,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.post<CreateRequest>(
     '/items',
-    { schema: { body: CreateItemBody }, config: create },
+    { schema: { body: CreateItemBody, response: { 201: ItemDocument } }, config: create },
     async (request, reply) =>
       reply.status(201).send({ data: presentItem(await createOf(request, false)) }),
   );
@@ -213,7 +243,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   // Validation without saving: every check of the write, then a rollback (204 when valid).
   app.post<CreateRequest>(
     '/items/validate',
-    { schema: { body: CreateItemBody }, config: create },
+    { schema: { body: CreateItemBody, response: { 204: NoContent } }, config: create },
     async (request, reply) => {
       await createOf(request, true);
       return reply.status(204).send();
@@ -222,7 +252,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.post<Params & { Body: Static<typeof UpdateItemBody> }>(
     '/items/:id/validate',
-    { schema: { body: UpdateItemBody }, config: update },
+    { schema: { body: UpdateItemBody, response: { 204: NoContent } }, config: update },
     async (request, reply) => {
       const data = request.body.data;
       await items.updateItem(
@@ -242,7 +272,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.put<Params & { Body: Static<typeof UpdateItemBody> }>(
     '/items/:id',
-    { schema: { body: UpdateItemBody }, config: update },
+    { schema: { body: UpdateItemBody, response: { 200: ItemDocument } }, config: update },
     async (request) => {
       const data = request.body.data;
       const itemType = data.relationships?.item_type?.data?.id;
@@ -259,7 +289,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.delete<Params>(
     '/items/:id',
-    { config: { asyncJob: true, itemAction: 'delete' } },
+    {
+      schema: { response: OrJob(200, ItemDocument) },
+      config: { asyncJob: true, itemAction: 'delete' },
+    },
     async (request, reply) => {
       const entity = await items.destroyItem(request.scope, request.params.id, gateOf(request));
       return sendResult(deps, request, reply, 200, { data: presentItem(entity) });
@@ -269,7 +302,10 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   // DatoCMS runs duplication as a job; its result names the model in `included`.
   app.post<Params>(
     '/items/:id/duplicate',
-    { config: { asyncJob: true, itemAction: 'duplicate' } },
+    {
+      schema: { response: OrJob(201, DuplicatedItemDocument) },
+      config: { asyncJob: true, itemAction: 'duplicate' },
+    },
     async (request, reply) => {
       const { record, model } = await duplicateItem(
         request.scope,
@@ -286,7 +322,11 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.put<Params & { Body: Static<typeof PublishItemBody> }>(
     '/items/:id/publish',
     {
-      schema: { body: PublishItemBody },
+      schema: {
+        body: PublishItemBody,
+        parsedQuerystring: RecursiveQuery,
+        response: { 200: ItemDocument },
+      },
       config: { itemAction: 'publish', resourceType: 'selective_publish_operation' },
     },
     async (request) => {
@@ -309,7 +349,11 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.put<Params & { Body: Static<typeof UnpublishItemBody> }>(
     '/items/:id/unpublish',
     {
-      schema: { body: UnpublishItemBody },
+      schema: {
+        body: UnpublishItemBody,
+        parsedQuerystring: RecursiveQuery,
+        response: { 200: ItemDocument },
+      },
       config: { itemAction: 'publish', resourceType: 'selective_unpublish_operation' },
     },
     async (request) => {
@@ -327,7 +371,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     app.post<{ Body: Static<typeof BulkItemsBody> }>(
       `/items/bulk/${action}`,
       {
-        schema: { body: BulkItemsBody },
+        schema: { body: BulkItemsBody, response: OrJob(200, BulkItemsDocument) },
         config: {
           resourceType: `item_bulk_${action}_operation`,
           asyncJob: true,
@@ -351,7 +395,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   app.post<{ Body: Static<typeof BulkMoveToStageBody> }>(
     '/items/bulk/move-to-stage',
     {
-      schema: { body: BulkMoveToStageBody },
+      schema: { body: BulkMoveToStageBody, response: OrJob(200, BulkItemsDocument) },
       config: {
         resourceType: 'item_bulk_move_to_stage_operation',
         asyncJob: true,
@@ -370,31 +414,45 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
   );
 
-  app.get<Params>('/items/:id/versions', { config: read }, async (request, reply) => {
-    await mayOnRecord(request);
-    const page = ((request.query as RawQuery).page ?? {}) as RawQuery;
-    const { versions, total } = await listVersions(
-      request.scope,
-      request.params.id,
-      {
-        offset: integer(page.offset, 'page[offset]') ?? 0,
-        limit: Math.min(integer(page.limit, 'page[limit]') ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT),
-      },
-      readBudget.admitFor(reply),
-    );
-    return sendListDocument(reply, versions.map(presentItemVersion), {
-      meta: { total_count: total },
-    });
-  });
+  app.get<Params>(
+    '/items/:id/versions',
+    {
+      schema: { parsedQuerystring: ItemVersionsQuery, response: { 200: ItemVersionList } },
+      config: read,
+    },
+    async (request, reply) => {
+      await mayOnRecord(request);
+      const page = ((request.query as RawQuery).page ?? {}) as RawQuery;
+      const { versions, total } = await listVersions(
+        request.scope,
+        request.params.id,
+        {
+          offset: integer(page.offset, 'page[offset]') ?? 0,
+          limit: Math.min(integer(page.limit, 'page[limit]') ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT),
+        },
+        readBudget.admitFor(reply),
+      );
+      return sendListDocument(reply, versions.map(presentItemVersion), {
+        meta: { total_count: total },
+      });
+    },
+  );
 
-  app.get<Params>('/versions/:id', { config: read }, async (request) => {
-    await mayOnVersion(request);
-    return { data: presentItemVersion(await findVersion(request.scope, request.params.id)) };
-  });
+  app.get<Params>(
+    '/versions/:id',
+    { schema: { response: { 200: ItemVersionDocument } }, config: read },
+    async (request) => {
+      await mayOnVersion(request);
+      return { data: presentItemVersion(await findVersion(request.scope, request.params.id)) };
+    },
+  );
 
   app.post<Params>(
     '/versions/:id/restore',
-    { config: { asyncJob: true, itemAction: 'update' } },
+    {
+      schema: { response: OrJob(200, ItemDocument) },
+      config: { asyncJob: true, itemAction: 'update' },
+    },
     async (request, reply) => {
       const [record, version] = await restoreVersion(
         request.scope,

@@ -5,6 +5,8 @@ import * as menuItems from '../../domain/menu/menu-items.ts';
 import { presentMenuItem } from '../../presenters/menu-item.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
+import { MenuItemDocument, MenuItemList } from '../responses/project.ts';
+import { OrJob } from '../schemas/documents.ts';
 import {
   CreateMenuItemBody,
   ReorderMenuItemsBody,
@@ -30,7 +32,7 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
     '/menu-items',
-    { schema: { querystring: IdsFilterQuery } },
+    { schema: { querystring: IdsFilterQuery, response: { 200: MenuItemList } } },
     async (request) => ({
       data: (await menuItems.listMenuItems(request.scope, filterIds(request.query))).map(
         presentMenuItem,
@@ -38,13 +40,20 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
     }),
   );
 
-  app.get<Params>('/menu-items/:id', async (request) => ({
-    data: presentMenuItem(await menuItems.findMenuItem(request.scope, request.params.id)),
-  }));
+  app.get<Params>(
+    '/menu-items/:id',
+    { schema: { response: { 200: MenuItemDocument } } },
+    async (request) => ({
+      data: presentMenuItem(await menuItems.findMenuItem(request.scope, request.params.id)),
+    }),
+  );
 
   app.post<{ Body: CreateBody }>(
     '/menu-items',
-    { schema: { body: CreateMenuItemBody }, config: menuWrite },
+    {
+      schema: { body: CreateMenuItemBody, response: { 201: MenuItemDocument } },
+      config: menuWrite,
+    },
     async (request, reply) => {
       const data = presentMenuItem(
         await menuItems.createMenuItem(request.scope, toInput(request.body, true)),
@@ -55,7 +64,10 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post<{ Body: Static<typeof ReorderMenuItemsBody> }>(
     '/menu-items/reorder',
-    { schema: { body: ReorderMenuItemsBody }, config: { ...menuWrite, asyncJob: true } },
+    {
+      schema: { body: ReorderMenuItemsBody, response: OrJob(200, MenuItemList) },
+      config: { ...menuWrite, asyncJob: true },
+    },
     async (request, reply) => {
       const data = (
         await menuItems.reorderMenuItems(request.scope, reorderEntries(request.body))
@@ -66,7 +78,10 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.put<Params & { Body: UpdateBody }>(
     '/menu-items/:id',
-    { schema: { body: UpdateMenuItemBody }, config: menuWrite },
+    {
+      schema: { body: UpdateMenuItemBody, response: { 200: MenuItemDocument } },
+      config: menuWrite,
+    },
     async (request) => ({
       data: presentMenuItem(
         await menuItems.updateMenuItem(
@@ -78,7 +93,11 @@ export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promi
     }),
   );
 
-  app.delete<Params>('/menu-items/:id', { config: menuWrite }, async (request) => ({
-    data: presentMenuItem(await menuItems.destroyMenuItem(request.scope, request.params.id)),
-  }));
+  app.delete<Params>(
+    '/menu-items/:id',
+    { schema: { response: { 200: MenuItemDocument } }, config: menuWrite },
+    async (request) => ({
+      data: presentMenuItem(await menuItems.destroyMenuItem(request.scope, request.params.id)),
+    }),
+  );
 }

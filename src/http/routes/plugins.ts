@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import * as plugins from '../../domain/plugins/service.ts';
 import { presentField } from '../../presenters/field.ts';
 import { presentPlugin } from '../../presenters/plugin.ts';
+import { PluginDocument, PluginList } from '../responses/project.ts';
+import { FieldList } from '../responses/schema.ts';
 import { CreatePluginBody, UpdatePluginBody } from '../schemas/plugin.ts';
 
 type Params = { Params: { id: string } };
@@ -11,21 +13,29 @@ export async function pluginRoutes(app: FastifyInstance): Promise<void> {
   // Installing a plugin changes what the schema's fields may use as editors.
   const write = { permission: 'can_edit_schema', resourceType: 'plugin' } as const;
 
-  app.get('/plugins', async (request) => ({
+  app.get('/plugins', { schema: { response: { 200: PluginList } } }, async (request) => ({
     data: (await plugins.listPlugins(request.scope)).map(presentPlugin),
   }));
 
-  app.get<Params>('/plugins/:id', async (request) => ({
-    data: presentPlugin(await plugins.findPlugin(request.scope, request.params.id)),
-  }));
+  app.get<Params>(
+    '/plugins/:id',
+    { schema: { response: { 200: PluginDocument } } },
+    async (request) => ({
+      data: presentPlugin(await plugins.findPlugin(request.scope, request.params.id)),
+    }),
+  );
 
-  app.get<Params>('/plugins/:id/fields', async (request) => ({
-    data: (await plugins.pluginFields(request.scope, request.params.id)).map(presentField),
-  }));
+  app.get<Params>(
+    '/plugins/:id/fields',
+    { schema: { response: { 200: FieldList } } },
+    async (request) => ({
+      data: (await plugins.pluginFields(request.scope, request.params.id)).map(presentField),
+    }),
+  );
 
   app.post<{ Body: Static<typeof CreatePluginBody> }>(
     '/plugins',
-    { schema: { body: CreatePluginBody }, config: write },
+    { schema: { body: CreatePluginBody, response: { 201: PluginDocument } }, config: write },
     async (request, reply) => {
       const data = request.body.data;
       const created = presentPlugin(
@@ -40,7 +50,7 @@ export async function pluginRoutes(app: FastifyInstance): Promise<void> {
 
   app.put<Params & { Body: Static<typeof UpdatePluginBody> }>(
     '/plugins/:id',
-    { schema: { body: UpdatePluginBody }, config: write },
+    { schema: { body: UpdatePluginBody, response: { 200: PluginDocument } }, config: write },
     async (request) => ({
       data: presentPlugin(
         await plugins.updatePlugin(request.scope, request.params.id, {
@@ -50,7 +60,11 @@ export async function pluginRoutes(app: FastifyInstance): Promise<void> {
     }),
   );
 
-  app.delete<Params>('/plugins/:id', { config: write }, async (request) => ({
-    data: presentPlugin(await plugins.destroyPlugin(request.scope, request.params.id)),
-  }));
+  app.delete<Params>(
+    '/plugins/:id',
+    { schema: { response: { 200: PluginDocument } }, config: write },
+    async (request) => ({
+      data: presentPlugin(await plugins.destroyPlugin(request.scope, request.params.id)),
+    }),
+  );
 }

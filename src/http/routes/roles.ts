@@ -4,6 +4,7 @@ import type { RoleInput } from '../../domain/auth/role-rules.ts';
 import * as roles from '../../domain/auth/roles.ts';
 import { presentRole } from '../../presenters/role.ts';
 import { actorOf } from '../actor.ts';
+import { RoleDocument, RoleList } from '../responses/project.ts';
 import { CreateRoleBody, UpdateRoleBody } from '../schemas/role.ts';
 import type { AppDeps } from '../types.ts';
 
@@ -24,17 +25,21 @@ export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   const config = { permission: 'can_manage_users' } as const;
   const write = { ...config, resourceType: 'role' } as const;
 
-  app.get('/roles', { config }, async () => ({
+  app.get('/roles', { schema: { response: { 200: RoleList } }, config }, async () => ({
     data: (await roles.listRoles(db)).map(presentRole),
   }));
 
-  app.get<Params>('/roles/:id', { config }, async (request) => ({
-    data: presentRole(await roles.findRole(db, request.params.id)),
-  }));
+  app.get<Params>(
+    '/roles/:id',
+    { schema: { response: { 200: RoleDocument } }, config },
+    async (request) => ({
+      data: presentRole(await roles.findRole(db, request.params.id)),
+    }),
+  );
 
   app.post<{ Body: Static<typeof CreateRoleBody> }>(
     '/roles',
-    { schema: { body: CreateRoleBody }, config: write },
+    { schema: { body: CreateRoleBody, response: { 201: RoleDocument } }, config: write },
     async (request, reply) => {
       const data = presentRole(await roles.createRole(db, actorOf(request), toInput(request.body)));
       return reply.status(201).send({ data });
@@ -43,7 +48,7 @@ export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
 
   app.put<Params & { Body: Static<typeof UpdateRoleBody> }>(
     '/roles/:id',
-    { schema: { body: UpdateRoleBody }, config: write },
+    { schema: { body: UpdateRoleBody, response: { 200: RoleDocument } }, config: write },
     async (request) => ({
       data: presentRole(
         await roles.updateRole(db, actorOf(request), request.params.id, toInput(request.body)),
@@ -51,12 +56,20 @@ export async function roleRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     }),
   );
 
-  app.post<Params>('/roles/:id/duplicate', { config }, async (request, reply) => {
-    const data = presentRole(await roles.duplicateRole(db, actorOf(request), request.params.id));
-    return reply.status(201).send({ data });
-  });
+  app.post<Params>(
+    '/roles/:id/duplicate',
+    { schema: { response: { 201: RoleDocument } }, config },
+    async (request, reply) => {
+      const data = presentRole(await roles.duplicateRole(db, actorOf(request), request.params.id));
+      return reply.status(201).send({ data });
+    },
+  );
 
-  app.delete<Params>('/roles/:id', { config }, async (request) => ({
-    data: presentRole(await roles.destroyRole(db, actorOf(request), request.params.id)),
-  }));
+  app.delete<Params>(
+    '/roles/:id',
+    { schema: { response: { 200: RoleDocument } }, config },
+    async (request) => ({
+      data: presentRole(await roles.destroyRole(db, actorOf(request), request.params.id)),
+    }),
+  );
 }

@@ -5,6 +5,8 @@ import * as schemaMenuItems from '../../domain/menu/schema-menu-items.ts';
 import { presentSchemaMenuItem } from '../../presenters/menu-item.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
+import { SchemaMenuItemDocument, SchemaMenuItemList } from '../responses/project.ts';
+import { OrJob } from '../schemas/documents.ts';
 import { filterIds, IdsFilterQuery, reorderEntries } from '../schemas/menu-tree.ts';
 import {
   CreateSchemaMenuItemBody,
@@ -22,7 +24,7 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
 
   app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
     '/schema-menu-items',
-    { schema: { querystring: IdsFilterQuery } },
+    { schema: { querystring: IdsFilterQuery, response: { 200: SchemaMenuItemList } } },
     async (request) => ({
       data: (
         await schemaMenuItems.listSchemaMenuItems(request.scope, filterIds(request.query))
@@ -30,15 +32,22 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
     }),
   );
 
-  app.get<Params>('/schema-menu-items/:id', async (request) => ({
-    data: presentSchemaMenuItem(
-      await schemaMenuItems.findSchemaMenuItem(request.scope, request.params.id),
-    ),
-  }));
+  app.get<Params>(
+    '/schema-menu-items/:id',
+    { schema: { response: { 200: SchemaMenuItemDocument } } },
+    async (request) => ({
+      data: presentSchemaMenuItem(
+        await schemaMenuItems.findSchemaMenuItem(request.scope, request.params.id),
+      ),
+    }),
+  );
 
   app.post<{ Body: CreateBody }>(
     '/schema-menu-items',
-    { schema: { body: CreateSchemaMenuItemBody }, config: schemaWrite },
+    {
+      schema: { body: CreateSchemaMenuItemBody, response: { 201: SchemaMenuItemDocument } },
+      config: schemaWrite,
+    },
     async (request, reply) => {
       const { data: document } = request.body;
       const input: SchemaMenuItemInput = {
@@ -55,7 +64,10 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
 
   app.post<{ Body: Static<typeof ReorderSchemaMenuItemsBody> }>(
     '/schema-menu-items/reorder',
-    { schema: { body: ReorderSchemaMenuItemsBody }, config: { ...schemaWrite, asyncJob: true } },
+    {
+      schema: { body: ReorderSchemaMenuItemsBody, response: OrJob(200, SchemaMenuItemList) },
+      config: { ...schemaWrite, asyncJob: true },
+    },
     async (request, reply) => {
       const data = (
         await schemaMenuItems.reorderSchemaMenuItems(request.scope, reorderEntries(request.body))
@@ -66,7 +78,10 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
 
   app.put<Params & { Body: UpdateBody }>(
     '/schema-menu-items/:id',
-    { schema: { body: UpdateSchemaMenuItemBody }, config: schemaWrite },
+    {
+      schema: { body: UpdateSchemaMenuItemBody, response: { 200: SchemaMenuItemDocument } },
+      config: schemaWrite,
+    },
     async (request) => {
       const { attributes, relationships } = request.body.data;
       const { children, ...toOne } = relationships ?? {};
@@ -83,9 +98,13 @@ export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps):
     },
   );
 
-  app.delete<Params>('/schema-menu-items/:id', { config: schemaWrite }, async (request) => ({
-    data: presentSchemaMenuItem(
-      await schemaMenuItems.destroySchemaMenuItem(request.scope, request.params.id),
-    ),
-  }));
+  app.delete<Params>(
+    '/schema-menu-items/:id',
+    { schema: { response: { 200: SchemaMenuItemDocument } }, config: schemaWrite },
+    async (request) => ({
+      data: presentSchemaMenuItem(
+        await schemaMenuItems.destroySchemaMenuItem(request.scope, request.params.id),
+      ),
+    }),
+  );
 }

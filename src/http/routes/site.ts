@@ -4,13 +4,15 @@ import * as site from '../../domain/site/service.ts';
 import { presentSite, presentSiteWithSchema } from '../../presenters/site.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
+import { SiteDocument } from '../responses/project.ts';
+import { OrJob } from '../schemas/documents.ts';
 import { SiteQuery, UpdateSiteBody } from '../schemas/site.ts';
 import type { AppDeps } from '../types.ts';
 
 export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.get<{ Querystring: Static<typeof SiteQuery> }>(
     '/site',
-    { schema: { querystring: SiteQuery } },
+    { schema: { querystring: SiteQuery, response: { 200: SiteDocument } } },
     async (request) => {
       const include = request.query.include?.split(',').filter((path) => path !== '') ?? [];
       return presentSiteWithSchema(await site.findSite(request.scope, include));
@@ -20,7 +22,10 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
   // Each setting needs its own role flag, so the service checks permissions, not the route.
   app.put<{ Body: Static<typeof UpdateSiteBody> }>(
     '/site',
-    { schema: { body: UpdateSiteBody }, config: { resourceType: 'site', asyncJob: true } },
+    {
+      schema: { body: UpdateSiteBody, response: OrJob(200, SiteDocument) },
+      config: { resourceType: 'site', asyncJob: true },
+    },
     async (request, reply) => {
       const data = presentSite(
         await site.updateSite(

@@ -114,3 +114,59 @@ export const BulkMoveToStageBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+// ── Query strings the record routes parse themselves (documented, not validated: their
+// checks and INVALID_PARAMS errors are the route's, src/http/routes/items.ts) ──
+
+const TrueOrFalse = (description: string) =>
+  Type.Optional(Type.String({ enum: ['true', 'false'], description }));
+const Digits = (description: string) =>
+  Type.Optional(Type.String({ pattern: '^\\d+$', description }));
+
+const Version = Type.Optional(
+  Type.String({
+    enum: ['current', 'published'],
+    description: 'Which values to read: the current version (default) or the published one',
+  }),
+);
+const Nested = TrueOrFalse('true: blocks are given whole, not by id');
+const Page = Type.Optional(
+  Type.Object({
+    offset: Digits('Records to skip (default 0)'),
+    limit: Digits('Records per page (default 30, at most 500)'),
+  }),
+);
+
+export const ListItemsQuery = Type.Object({
+  filter: Type.Optional(
+    Type.Object({
+      type: Type.Optional(Type.String({ description: 'Model ids or api_keys, comma-separated' })),
+      ids: Type.Optional(Type.String({ description: 'Record ids, comma-separated' })),
+      fields: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            'Per field api_key, an operator and its operand: `filter[fields][title][eq]=x`; `OR` and `AND` hold lists of such filters',
+        }),
+      ),
+      query: Type.Optional(Type.String({ description: 'Full-text search of the values' })),
+      only_valid: TrueOrFalse('true: only records whose current version is valid'),
+    }),
+  ),
+  page: Page,
+  order_by: Type.Optional(
+    Type.String({ description: 'Comma-separated `<field api_key or meta>_(ASC|DESC)`' }),
+  ),
+  locale: Type.Optional(Type.String({ description: 'The locale text filters and ordering use' })),
+  version: Version,
+  nested: Nested,
+});
+
+export const ItemQuery = Type.Object({ version: Version, nested: Nested });
+
+export const ItemVersionsQuery = Type.Object({ page: Page });
+
+export const RecursiveQuery = Type.Object({
+  recursive: TrueOrFalse(
+    'Trees: true also publishes unpublished parents, or also unpublishes published children',
+  ),
+});

@@ -1,0 +1,95 @@
+import { Kind, type TSchema, Type } from '@sinclair/typebox';
+
+/**
+ * Builders for the response documents routes declare, so openapi.json describes every
+ * answer. They document and never shape: replies are written by the reply serializer
+ * (`document-json.ts`), which Fastify prefers to a route's response schema, and the app's
+ * serializer compiler builds no serializer from them (`app.ts`). Every object they
+ * describe may hold more members than it names.
+ */
+
+function Identifier(type: string) {
+  return Type.Object({ type: Type.Literal(type), id: Type.String() });
+}
+
+/** A to-one relationship: `{data: {type, id} | null}`. */
+export function RefOne(type: string) {
+  return Type.Object({ data: Type.Union([Identifier(type), Type.Null()]) });
+}
+
+/** A to-many relationship: `{data: [{type, id}…]}`. */
+export function RefMany(type: string) {
+  return Type.Object({ data: Type.Array(Identifier(type)) });
+}
+
+/** An ISO 8601 time, or null when it has not happened. */
+export function Time() {
+  return Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+}
+
+/** Any JSON value: stored as sent (validators, appearance, filters, payloads…). */
+export const Json = Type.Unknown();
+
+/** Text or null. */
+export function Text() {
+  return Type.Union([Type.String(), Type.Null()]);
+}
+
+type Members = Record<string, TSchema>;
+
+function asSchema(members: Members | TSchema): TSchema {
+  return Kind in members ? (members as TSchema) : Type.Object(members as Members);
+}
+
+/** One JSON:API resource: `{type, id, attributes?, relationships?, meta?}`. */
+export function ResourceOf(
+  type: string,
+  parts: { attributes?: Members | TSchema; relationships?: Members; meta?: Members } = {},
+) {
+  return Type.Object({
+    type: Type.Literal(type),
+    id: Type.String(),
+    ...(parts.attributes ? { attributes: asSchema(parts.attributes) } : {}),
+    ...(parts.relationships ? { relationships: Type.Object(parts.relationships) } : {}),
+    ...(parts.meta ? { meta: Type.Object(parts.meta) } : {}),
+  });
+}
+
+/** `{data: resource}`, with `included` resources when the route sends some. */
+export function One(resource: TSchema, options: { included?: TSchema } = {}) {
+  return Type.Object({
+    data: resource,
+    ...(options.included ? { included: Type.Optional(Type.Array(options.included)) } : {}),
+  });
+}
+
+/** `{data: [resource…]}`, with `meta.total_count` for paginated lists. */
+export function Many(resource: TSchema, options: { paginated?: boolean } = {}) {
+  return Type.Object({
+    data: Type.Array(resource),
+    ...(options.paginated ? { meta: Type.Object({ total_count: Type.Integer() }) } : {}),
+  });
+}
+
+/** The answer of a change DatoCMS runs as a job when FIELDHOUSE_ASYNC_JOBS is on. */
+export const JobDocument = Type.Object(
+  { data: Type.Object({ type: Type.Literal('job'), id: Type.String() }) },
+  { description: 'With FIELDHOUSE_ASYNC_JOBS on: the job; GET /job-results/{id} holds its result' },
+);
+
+/** A change's answer, or its job (202) when async jobs are on. */
+export function OrJob(status: 200 | 201, document: TSchema) {
+  return { [status]: document, 202: JobDocument };
+}
+
+/** An answer without a body. */
+export const NoContent = Type.Null({ description: 'No content' });
+
+/** Any resource, for `included` lists that mix types. */
+export const AnyResource = Type.Object({
+  type: Type.String(),
+  id: Type.String(),
+  attributes: Type.Optional(Type.Record(Type.String(), Json)),
+  relationships: Type.Optional(Type.Record(Type.String(), Json)),
+  meta: Type.Optional(Type.Record(Type.String(), Json)),
+});
