@@ -1,4 +1,4 @@
-import { basenameOf, filenameOf } from '../domain/uploads/paths.ts';
+import { basenameOf, filenameOf } from '../domain/upload-file-names.ts';
 import type { Upload } from '../domain/uploads/upload.ts';
 import type { Resource } from './jsonapi.ts';
 

@@ -138,11 +138,21 @@ describe('the web console', () => {
     await page.getByLabel('Alt text (en)').fill('A red square');
     await page.getByLabel('Tags').fill('red, square');
     await page.getByRole('button', { name: 'Save asset' }).click();
-    await page.getByRole('button', { name: 'Save asset' }).isEnabled();
+    const client = server.client();
+    let upload = (await client.uploads.list())[0];
+    while (upload?.default_field_metadata.alt.en !== 'A red square') {
+      await page.waitForTimeout(100);
+      upload = (await client.uploads.list())[0];
+    }
+    assert.equal(upload.filename, 'cover.png');
+    assert.deepEqual(upload.tags, ['red', 'square']);
+    // The thumbnail is a rendition the asset server made.
+    await page.waitForFunction(() => {
+      const image = document.querySelector('.thumb img') as HTMLImageElement | null;
+      return image?.complete === true && image.naturalWidth > 0;
+    });
     await assertAccessible(page, 'the media library');
     await screenshot(page, 'media');
-    const [upload] = await server.client().uploads.list();
-    assert.equal(upload?.filename, 'cover.png');
   });
 
   test('adds a webhook in the project settings', async () => {
@@ -164,14 +174,18 @@ describe('the web console', () => {
     // Saving without the required title shows the API's error at the field.
     await page.getByRole('button', { name: 'Create' }).click();
     await page.locator('.field.invalid').getByRole('alert').waitFor();
-    await page.getByLabel('Title').fill('Hello from the console');
+    await page.locator('input#field-title').fill('Hello from the console');
     await page.getByRole('button', { name: 'Add block' }).click();
     await page
       .getByRole('group', { name: /Block 1: Quote/ })
       .getByLabel('Text')
       .fill('Quoted words');
-    // Records on main refuse file values until record values name stored uploads (another
-    // change in flight), so this record keeps no cover yet.
+    await page.getByRole('button', { name: 'Choose asset' }).click();
+    await page
+      .getByRole('dialog', { name: 'Media library' })
+      .getByRole('button', { name: 'cover.png' })
+      .click();
+    await page.getByLabel(/^Alt text of asset /).fill('The cover');
     await assertAccessible(page, 'the record editor');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.waitForURL(/\/editor\/main\/item_types\/[^/]+\/items\/[^/]+\/edit$/);
@@ -187,11 +201,20 @@ describe('the web console', () => {
     assert.equal(record.title, 'Hello from the console');
     const body = record.body as { attributes: { text: string } }[];
     assert.equal(body[0]?.attributes.text, 'Quoted words');
+    const [upload] = await server.client().uploads.list();
+    assert.deepEqual(record.cover, {
+      upload_id: upload?.id,
+      alt: 'The cover',
+      title: null,
+      custom_data: {},
+      focal_point: null,
+      poster_time: null,
+    });
   });
 
   test('opens a record at its editing path directly, and restores a version', async () => {
     await page.goto(recordUrl);
-    await page.getByLabel('Title').fill('A second title');
+    await page.locator('input#field-title').fill('A second title');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByTestId('record-status').getByText('updated').waitFor();
     await page
@@ -216,7 +239,7 @@ describe('the web console', () => {
     ]) {
       await page.goto(`${server.baseUrl}${link}`);
       await page.waitForURL((url) => url.pathname === editor);
-      await page.getByLabel('Title').waitFor();
+      await page.locator('input#field-title').waitFor();
     }
   });
 
@@ -258,7 +281,7 @@ describe('the web console', () => {
       await assertAccessible(page, `${path || 'content'} at 390 px`);
     }
     await page.goto(recordUrl.replace('/main/', '/staging/'));
-    await page.getByLabel('Title').waitFor();
+    await page.locator('input#field-title').waitFor();
     await assertFitsWidth(page, 390, 'the record editor');
     await screenshot(page, 'record-editor-390');
   });

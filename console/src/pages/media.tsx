@@ -36,13 +36,6 @@ export function MediaPage() {
   );
 }
 
-type Metadata = {
-  alt: string | null;
-  title: string | null;
-  custom_data: Record<string, string>;
-  focal_point: { x: number; y: number } | null;
-};
-
 function UploadDetails(props: {
   upload: ApiTypes.Upload;
   onSaved: (upload: ApiTypes.Upload) => void;
@@ -51,18 +44,10 @@ function UploadDetails(props: {
   const { client } = useSession();
   const site = useAsync(() => client.site.find(), [client]);
   const locale = site.data?.locales[0] ?? 'en';
-  const byLocale = props.upload.default_field_metadata as unknown as Record<
-    string,
-    Metadata | undefined
-  >;
-  const metadata = byLocale[locale] ?? {
-    alt: null,
-    title: null,
-    custom_data: {},
-    focal_point: null,
-  };
-  const [alt, setAlt] = useState(metadata.alt ?? '');
-  const [title, setTitle] = useState(metadata.title ?? '');
+  // Alt, title and custom data are kept per locale; the focal point is one per asset.
+  const metadata = props.upload.default_field_metadata;
+  const [alt, setAlt] = useState(metadata.alt?.[locale] ?? '');
+  const [title, setTitle] = useState(metadata.title?.[locale] ?? '');
   const [tags, setTags] = useState(props.upload.tags.join(', '));
   const [focal, setFocal] = useState(
     metadata.focal_point ? `${metadata.focal_point.x}, ${metadata.focal_point.y}` : '',
@@ -98,13 +83,10 @@ function UploadDetails(props: {
                 .map((tag) => tag.trim())
                 .filter(Boolean),
               default_field_metadata: {
-                ...upload.default_field_metadata,
-                [locale]: {
-                  ...metadata,
-                  alt: alt || null,
-                  title: title || null,
-                  focal_point: focalPoint,
-                },
+                alt: { ...metadata.alt, [locale]: alt || null },
+                title: { ...metadata.title, [locale]: title || null },
+                custom_data: metadata.custom_data,
+                focal_point: focalPoint,
               },
             });
             props.onSaved(saved);

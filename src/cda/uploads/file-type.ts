@@ -8,7 +8,7 @@ import {
   GraphQLObjectType,
   GraphQLString,
 } from 'graphql';
-import { basenameOf, filenameOf } from '../../domain/uploads/paths.ts';
+import { basenameOf, filenameOf } from '../../domain/upload-file-names.ts';
 import type { DeliveryContext } from '../resolvers/context.ts';
 import { colorOutput } from '../resolvers/field-outputs.ts';
 import { CustomData, DateTime, FloatType, IntType, UploadId } from '../schema/scalars.ts';

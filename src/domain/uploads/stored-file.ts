@@ -1,7 +1,8 @@
 import type { Scope, ScopedTransaction } from '../../db/environment-scope.ts';
 import { DomainError, ValidationFailed } from '../errors.ts';
+import { filenameOf } from '../upload-file-names.ts';
 import { analyzeFile } from './analysis/analyze.ts';
-import { filenameOf, storageKey } from './paths.ts';
+import { storageKey } from './paths.ts';
 import { findOpenRequest } from './repo.ts';
 import type { UploadMetadata } from './upload.ts';
 import type { UploadSettings } from './upload-settings.ts';

@@ -4,6 +4,7 @@ import type { Actor } from '../actor.ts';
 import { DomainError, type Issues, NotFound } from '../errors.ts';
 import { siteLocales } from '../fields/check-context.ts';
 import { collectionExists } from '../upload-collections/lineage.ts';
+import { basenameOf, filenameOf } from '../upload-file-names.ts';
 import { findUpload } from './find-upload.ts';
 import {
   newIssues,
@@ -11,7 +12,6 @@ import {
   patchDefaultFieldMetadata,
   type UploadMetadataInput,
 } from './metadata-input.ts';
-import { basenameOf, filenameOf } from './paths.ts';
 import { lockUploadRows, saveUpload } from './repo.ts';
 import {
   consumePath,

@@ -1,4 +1,4 @@
-import { extensionOf, filenameOf } from '../../uploads/paths.ts';
+import { extensionOf, filenameOf } from '../../upload-file-names.ts';
 import type { Upload } from '../../uploads/upload.ts';
 import type { UploadMention } from './block-refs.ts';
 import type { UploadValidatorName } from './record-value-rules.ts';

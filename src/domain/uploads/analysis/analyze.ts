@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { fileTypeFromFile } from 'file-type';
 import mime from 'mime-types';
-import { extensionOf } from '../paths.ts';
+import { extensionOf } from '../../upload-file-names.ts';
 import type { UploadMetadata } from '../upload.ts';
 import { readExif } from './exif.ts';
 import { analyzeImage } from './image.ts';
