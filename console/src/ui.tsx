@@ -143,3 +143,25 @@ export function Field(props: {
     </div>
   );
 }
+
+/** A labelled one-line text input bound to a string: the console's most common field. */
+export function TextField(props: {
+  label: string;
+  hint?: string;
+  required?: boolean;
+  value: string;
+  onInput: (value: string) => void;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {(id) => (
+        <input
+          id={id}
+          required={props.required}
+          value={props.value}
+          onInput={(e) => props.onInput(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+  );
+}

@@ -2,7 +2,7 @@ import type { ApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
 import { MediaBrowser } from '../media-browser.tsx';
 import { useSession } from '../session.ts';
-import { ErrorNote, Field, Loaded, useAction, useAsync } from '../ui.tsx';
+import { ErrorNote, Field, Loaded, TextField, useAction, useAsync } from '../ui.tsx';
 
 /** The media library page: the browser, and the chosen upload's details beside it. */
 export function MediaPage() {
@@ -99,12 +99,13 @@ function UploadDetails(props: {
         <Field label={`Title (${locale})`}>
           {(id) => <input id={id} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
         </Field>
-        <Field label="Focal point" hint="x, y between 0 and 1, e.g. 0.5, 0.3">
-          {(id) => <input id={id} value={focal} onInput={(e) => setFocal(e.currentTarget.value)} />}
-        </Field>
-        <Field label="Tags" hint="Comma-separated">
-          {(id) => <input id={id} value={tags} onInput={(e) => setTags(e.currentTarget.value)} />}
-        </Field>
+        <TextField
+          label="Focal point"
+          hint="x, y between 0 and 1, e.g. 0.5, 0.3"
+          value={focal}
+          onInput={setFocal}
+        />
+        <TextField label="Tags" hint="Comma-separated" value={tags} onInput={setTags} />
         <ErrorNote error={action.error} />
         <div class="row">
           <button type="submit" disabled={action.busy}>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useSession } from '../session.ts';
-import { ErrorNote, Field, Loaded, useAction, useAsync } from '../ui.tsx';
+import { ErrorNote, Field, Loaded, TextField, useAction, useAsync } from '../ui.tsx';
 
 /** API tokens: list, create on a role, and the new token shown once. */
 export function TokensSection() {
@@ -57,16 +57,7 @@ export function TokensSection() {
               });
             }}
           >
-            <Field label="Name">
-              {(id) => (
-                <input
-                  id={id}
-                  required
-                  value={name}
-                  onInput={(e) => setName(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField label="Name" required value={name} onInput={setName} />
             <Field label="Role">
               {(id) => (
                 <select
@@ -155,16 +146,7 @@ export function RolesSection() {
               });
             }}
           >
-            <Field label="Name">
-              {(id) => (
-                <input
-                  id={id}
-                  required
-                  value={name}
-                  onInput={(e) => setName(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField label="Name" required value={name} onInput={setName} />
             <fieldset>
               <legend>May</legend>
               {ROLE_FLAGS.map(([flag, label]) => (

@@ -1,7 +1,7 @@
 import type { ApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
 import { useSession } from '../session.ts';
-import { ErrorNote, Field, Loaded, useAction, useAsync } from '../ui.tsx';
+import { ErrorNote, Field, Loaded, TextField, useAction, useAsync } from '../ui.tsx';
 
 const EVENTS: ApiTypes.WebhookCreateSchema['events'] = [
   { entity_type: 'item', event_types: ['create', 'update', 'publish', 'unpublish', 'delete'] },
@@ -57,16 +57,7 @@ export function WebhooksSection() {
               });
             }}
           >
-            <Field label="Name">
-              {(id) => (
-                <input
-                  id={id}
-                  required
-                  value={name}
-                  onInput={(e) => setName(e.currentTarget.value)}
-                />
-              )}
-            </Field>
+            <TextField label="Name" required value={name} onInput={setName} />
             <Field label="URL" hint="Called on every record event">
               {(id) => (
                 <input
