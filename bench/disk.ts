@@ -15,7 +15,7 @@
 // a before/after comparison on the same inputs.
 // Usage: npx tsx bench/disk.ts --engine embedded|postgres [--updates 100] [--rounds 2]
 //          [--kb 900] [--change-value] [--webhook] [--settle 80] [--root <checkout>]
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -27,7 +27,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { buildClient } from '@datocms/cma-client-node';
 import pg from 'pg';
-import { printTable } from './support.ts';
+import { printTable, startServeProcess, stopServeProcess } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -113,36 +113,6 @@ async function vacuumWithoutAutovacuum(url: string): Promise<boolean> {
   });
 }
 
-async function startServer(
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['bin/fieldhouse.js', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', FIELDHOUSE_ADMIN_TOKEN: TOKEN, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
-    const url = /"url":"(http[^"]+)"[^\n]*"fieldhouse started"/.exec(output)?.[1];
-    if (url) return { child, url: url.replace('[::1]', '127.0.0.1') };
-    await sleep(20);
-  }
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
-}
-
 const receiver = createServer((request, response) => {
   request.resume();
   request.on('end', () => response.end('ok'));
@@ -168,7 +138,7 @@ const env = {
 };
 const rows: Record<string, string | number>[] = [];
 try {
-  let server = await startServer(env);
+  let server = await startServeProcess(ROOT, { FIELDHOUSE_ADMIN_TOKEN: TOKEN, ...env });
   const client = buildClient({ apiToken: TOKEN, baseUrl: server.url, autoRetry: false });
   const model = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
   await client.fields.create(model.id, { label: 'Title', api_key: 'title', field_type: 'string' });
@@ -193,10 +163,10 @@ try {
     title: 'v0',
     body: largeText(),
   });
-  await stopServer(server.child);
+  await stopServeProcess(server.child);
   let before = await measure(database);
   for (let round = 1; round <= Number(values.rounds); round++) {
-    server = await startServer(env);
+    server = await startServeProcess(ROOT, { FIELDHOUSE_ADMIN_TOKEN: TOKEN, ...env });
     const again = buildClient({ apiToken: TOKEN, baseUrl: server.url, autoRetry: false });
     for (let update = 1; update <= UPDATES; update++) {
       await again.items.update(record.id, {
@@ -205,7 +175,7 @@ try {
       });
     }
     await sleep(Number(values.settle) * 1000);
-    await stopServer(server.child);
+    await stopServeProcess(server.child);
     const vacuumed = database.url ? await vacuumWithoutAutovacuum(database.url) : false;
     const after = await measure(database);
     for (const key of Object.keys(before)) {

@@ -1,6 +1,9 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { TestDatabase } from '../test/support/databases.ts';
 
@@ -139,4 +142,41 @@ export async function freshBenchDatabase(
     env: { databaseUrl: url.toString() },
     drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
+}
+
+/**
+ * `fieldhouse serve` from the checkout at `root` (this one, or an older one for a
+ * before/after run) on a free port, with `env` added to this process's environment;
+ * resolves once it logs that it started, with the URL it listens on.
+ */
+export async function startServeProcess(
+  root: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['bin/fieldhouse.js', 'serve'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited:\n${output}`);
+    const url = /"url":"(http[^"]+)"[^\n]*"fieldhouse started"/.exec(output)?.[1];
+    if (url) return { child, url: url.replace('[::1]', '127.0.0.1') };
+    await sleep(20);
+  }
+}
+
+/** SIGTERM, resolved once the process has exited. */
+export async function stopServeProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
 }
