@@ -28,6 +28,7 @@ export type CostKind =
   | 'meta'
   | 'link'
   | 'links'
+  | 'allLocales'
   | 'file';
 
 const FILTER_OPERATOR_COST = 250;
@@ -52,7 +53,8 @@ export class QueryTooComplex extends Error {}
  * DatoCMS's complexity of an operation, computed from the document and its variables
  * before anything runs: 1 per field, collections 100 + filters + sorts + `first` × what
  * each record selects, single records 50, singletons 25, `_site` 10, counts 1,000, a link
- * 10 + its selection, a links list 5 × its selection; on a union, the dearest member.
+ * 10 + its selection, a links list 5 × its selection, `_all<Field>Locales` the site's
+ * locales × its selection; on a union, the dearest member.
  * Also refuses selections nested deeper than MAX_DEPTH. Fragments are costed once per
  * type, so a document cannot make the computation itself expensive.
  */
@@ -63,6 +65,8 @@ export function queryComplexity(
   variables: Record<string, unknown>,
 ): number {
   const memo = new Map<string, number>();
+  // The environment's locales, which build-schema.ts keeps in the schema's extensions.
+  const locales = (schema.extensions.locales as readonly string[] | undefined)?.length ?? 1;
 
   const fieldCost = (node: FieldNode, parent: GraphQLCompositeType, depth: number): number => {
     if (depth > MAX_DEPTH)
@@ -74,7 +78,7 @@ export function queryComplexity(
         ? selectionCost(node.selectionSet, named, depth + 1)
         : 0;
     if (!definition) return 1 + inner;
-    return costOf(definition, node, inner, variables);
+    return costOf(definition, node, inner, variables, locales);
   };
 
   const selectionCost = (
@@ -123,12 +127,14 @@ function costOf(
   node: FieldNode,
   inner: number,
   variables: Record<string, unknown>,
+  locales: number,
 ): number {
   const kind = definition.extensions?.cost as CostKind | undefined;
   if (kind === undefined) return 1 + inner;
   if (kind === 'link') return 10 + inner;
   if (kind === 'file') return 5 + inner;
   if (kind === 'links') return 5 * inner;
+  if (kind === 'allLocales') return locales * inner;
   if (kind === 'singleton') return 25 + inner;
   if (kind === 'site') return 10 + inner;
   const args = getArgumentValues(definition, node, variables);

@@ -1,5 +1,9 @@
 import type { FilterField } from '../../domain/items/model-fields.ts';
-import { acceptedBlockModels, type BlockModels } from '../schema/deep-filter-inputs.ts';
+import {
+  acceptedBlockModels,
+  type BlockModel,
+  type BlockModels,
+} from '../schema/deep-filter-inputs.ts';
 import { camelName } from '../schema/names.ts';
 
 /**
@@ -43,9 +47,14 @@ function fieldOperators(given: Record<string, unknown>): Record<string, unknown>
   );
 }
 
+/** Fields whose filter is a deep filter (deep-filter-inputs.ts). */
+const isDeepFiltered = (field: FilterField) =>
+  field.deep_filtering_enabled && ['rich_text', 'single_block'].includes(field.field_type);
+
 /**
- * A deep filter (`{ any: { <blockCamel>: <block conditions> } }`) with block models and
- * their fields by api_key, as the engine's deep filters read it.
+ * A deep filter (`{ any: { <blockCamel>: <block conditions> }, containsAny: { <blockCamel>:
+ * Boolean }, exists }`) with block models and their fields by api_key, as the engine's deep
+ * filters read it (`contains_any`).
  */
 function deepFilter(
   given: Record<string, unknown>,
@@ -55,16 +64,24 @@ function deepFilter(
   const accepted = new Map(
     acceptedBlockModels(field, blocks).map((block) => [camelName(block.api_key), block]),
   );
-  const any = isObject(given.any) ? given.any : {};
-  return {
-    any: Object.fromEntries(
-      Object.entries(any).flatMap(([name, conditions]) => {
+  const byApiKey = <T>(named: unknown, value: (block: BlockModel, given: unknown) => T) =>
+    Object.fromEntries(
+      Object.entries(isObject(named) ? named : {}).flatMap(([name, inner]) => {
         const block = accepted.get(name);
-        if (!block || !isObject(conditions)) return [];
-        return [[block.api_key, toEngineFilter(conditions, block.fields, blocks)]];
+        return block && inner !== undefined && inner !== null
+          ? [[block.api_key, value(block, inner)]]
+          : [];
       }),
-    ),
-  };
+    );
+  const translated: Record<string, unknown> = {};
+  if (given.any !== undefined && given.any !== null)
+    translated.any = byApiKey(given.any, (block, conditions) =>
+      toEngineFilter(isObject(conditions) ? conditions : {}, block.fields, blocks),
+    );
+  if (given.containsAny !== undefined && given.containsAny !== null)
+    translated.contains_any = byApiKey(given.containsAny, (_block, flag) => flag);
+  if (given.exists !== undefined && given.exists !== null) translated.exists = given.exists;
+  return translated;
 }
 
 export function toEngineFilter(
@@ -82,6 +99,10 @@ export function toEngineFilter(
         .map((element) => toEngineFilter(element, fields, blocks));
       continue;
     }
+    if (name === '_locales') {
+      translated._locales = fieldOperators(given as Record<string, unknown>);
+      continue;
+    }
     const meta = META_NAMES[name];
     if (meta !== undefined) {
       translated[meta] = given;
@@ -90,10 +111,9 @@ export function toEngineFilter(
     const field = byCamel.get(name);
     // The schema only lets through names it generated: a missing one is a schema bug.
     if (!field) throw new Error(`filter names "${name}", which the schema does not map`);
-    translated[field.api_key] =
-      isObject(given) && 'any' in given
-        ? deepFilter(given, field, blocks)
-        : fieldOperators(given as Record<string, unknown>);
+    translated[field.api_key] = isDeepFiltered(field)
+      ? deepFilter(given as Record<string, unknown>, field, blocks)
+      : fieldOperators(given as Record<string, unknown>);
   }
   return translated;
 }

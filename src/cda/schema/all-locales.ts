@@ -32,7 +32,7 @@ export function allLocalesFields(
       args: {
         fallbackLocales: { type: new GraphQLList(new GraphQLNonNull(registry.siteLocale)) },
       },
-      extensions: { cost: 'links' },
+      extensions: { cost: 'allLocales' },
       resolve: async (
         record,
         args: AllLocalesArgs,

@@ -27,6 +27,7 @@ import {
 } from '../uploads/upload-roots.ts';
 import { type BlockModels, deepFilterInputs } from './deep-filter-inputs.ts';
 import { type FieldTypeRegistry, servesField } from './field-config.ts';
+import { localesFilterInput } from './filters/locales-filter.ts';
 import { inverseFields, type ReferencingModel } from './inverse-fields.ts';
 import { modelFilter, modelOrderBy } from './model-inputs.ts';
 import { localeEnumName, modelNames, pascalName } from './names.ts';
@@ -168,6 +169,7 @@ export function buildDeliverySchema(
     ]),
   );
   const deepFilter = deepFilterInputs(blocks, blockModels);
+  const localesFilter = localesFilterInput(siteLocale);
   for (const model of blocks) {
     const fields = snapshot.fieldsByModel.get(model.id) ?? [];
     types.set(model.id, recordType(model, modelNames(model.api_key), fields, registry));
@@ -202,8 +204,13 @@ export function buildDeliverySchema(
       };
       continue;
     }
-    const filter = modelFilter(names, model, fields, servedFields, (field) =>
-      deepFilter(field, model.api_key),
+    const filter = modelFilter(
+      names,
+      model,
+      fields,
+      servedFields,
+      (field) => deepFilter(field, model.api_key),
+      localesFilter,
     );
     const orderBy = {
       type: new GraphQLList(modelOrderBy(names, model, fields, servedFields)),

@@ -7,13 +7,14 @@ import {
 import type { ItemTypeRow } from '../../db/schema.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import { camelName, pascalName } from './names.ts';
+import { BooleanType } from './scalars.ts';
 import { FILTERS, META_FILTERS } from './shared-types.ts';
 
-/** Block models by id with their fields: what deep filters name and translate. */
-export type BlockModels = ReadonlyMap<
-  string,
-  Readonly<{ api_key: string; fields: readonly FilterField[] }>
->;
+/** A block model with its fields: what deep filters name and translate. */
+export type BlockModel = Readonly<{ api_key: string; fields: readonly FilterField[] }>;
+
+/** Block models by id. */
+export type BlockModels = ReadonlyMap<string, BlockModel>;
 
 const DEEP_FILTERED = new Set(['rich_text', 'single_block']);
 
@@ -75,9 +76,19 @@ export function deepFilterInputs(blockModels: readonly ItemTypeRow[], blocks: Bl
         ]),
       ),
     });
+    const containsAny = new GraphQLInputObjectType({
+      name: `${prefix}ContainsAnyFilter`,
+      fields: Object.fromEntries(
+        accepted.map((block) => [camelName(block.api_key), { type: BooleanType }]),
+      ),
+    });
     return new GraphQLInputObjectType({
       name: `${prefix}DeepFilter`,
-      fields: { any: { type: any } },
+      fields: {
+        any: { type: any },
+        containsAny: { type: containsAny },
+        exists: { type: BooleanType },
+      },
     });
   };
 }

@@ -30,8 +30,9 @@ const META_ORDER = [
 const byApiKey = (a: FilterField, b: FilterField) => a.api_key.localeCompare(b.api_key);
 
 /**
- * `<Model>ModelFilter`: meta fields (`parent` on tree models, `position` on sortable and
- * tree ones), then the model's filterable fields, then OR and AND.
+ * `<Model>ModelFilter`: meta fields (`_locales` on models with localized fields, `parent`
+ * on tree models, `position` on sortable and tree ones), then the model's filterable
+ * fields, then OR and AND.
  */
 export function modelFilter(
   names: ModelNames,
@@ -39,6 +40,7 @@ export function modelFilter(
   fields: readonly FilterField[],
   servedFields: ReadonlySet<string>,
   deepFilter: (field: FilterField) => GraphQLInputType | undefined,
+  localesFilter: GraphQLInputType,
 ): GraphQLInputObjectType {
   const filter: GraphQLInputObjectType = new GraphQLInputObjectType({
     name: names.filter,
@@ -53,6 +55,7 @@ export function modelFilter(
         _status: { type: META_FILTERS._status },
         _updatedAt: { type: META_FILTERS._updatedAt },
         _isValid: { type: FILTERS.boolean },
+        ...(fields.some((field) => field.localized) ? { _locales: { type: localesFilter } } : {}),
         ...(model.tree ? { parent: { type: META_FILTERS.parent } } : {}),
         ...(model.sortable || model.tree ? { position: { type: META_FILTERS.position } } : {}),
       };

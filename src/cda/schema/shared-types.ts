@@ -9,6 +9,8 @@ import {
   GraphQLObjectType,
   GraphQLString,
 } from 'graphql';
+import { StringMatchesFilter } from './filters/string-matches-filter.ts';
+import { StructuredTextFilter } from './filters/structured-text-filter.ts';
 import {
   BooleanType,
   DateScalar,
@@ -108,15 +110,6 @@ function filterInput(name: string, description: string, fields: Operators) {
 }
 
 const list = (type: GraphQLInputType) => new GraphQLList(type);
-
-export const StringMatchesFilter = new GraphQLInputObjectType({
-  name: 'StringMatchesFilter',
-  fields: {
-    pattern: { type: nonNull(GraphQLString) },
-    caseSensitive: { type: BooleanType, defaultValue: false },
-    regexp: { type: BooleanType, defaultValue: true },
-  },
-});
 
 const exists = { exists: { type: BooleanType } };
 const matching = {
@@ -218,6 +211,7 @@ export const FILTERS = {
   }),
   seo: filterInput('SeoFilter', 'Specifies how to filter SEO meta tags fields', exists),
   video: filterInput('VideoFilter', 'Specifies how to filter Video fields', exists),
+  structured_text: StructuredTextFilter,
 } as const;
 
 export const META_FILTERS = {

@@ -9,8 +9,8 @@ import {
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { badFilter } from '../../domain/items/filter-operators.ts';
 import { uploadFieldConditions, uploadOrdering } from '../../domain/uploads/list-filters.ts';
+import { StringMatchesFilter } from '../schema/filters/string-matches-filter.ts';
 import { BooleanType, DateTime, IntType, UploadId } from '../schema/scalars.ts';
-import { StringMatchesFilter } from '../schema/shared-types.ts';
 
 /**
  * `UploadFilter` and `UploadOrderBy` as DatoCMS's generated schemas name them, and their
@@ -76,17 +76,48 @@ const tags = input('UploadTagsFilter', {
   notIn: { type: list(new GraphQLNonNull(GraphQLString)) },
 });
 
+/** DatoCMS's colour buckets; ours are the smart tags' colour words (`gray` for `grey`). */
+const ColorBucketType = new GraphQLEnumType({
+  name: 'ColorBucketType',
+  values: Object.fromEntries(
+    [
+      'black',
+      'blue',
+      'brown',
+      'cyan',
+      'green',
+      'grey',
+      'orange',
+      'pink',
+      'purple',
+      'red',
+      'white',
+      'yellow',
+    ].map((value) => [value, { value: value === 'grey' ? 'gray' : value }]),
+  ),
+});
+
+const buckets = list(new GraphQLNonNull(ColorBucketType));
+
 const FIELD_INPUTS: Record<string, GraphQLInputObjectType> = {
   _createdAt: input('UploadCreatedAtFilter', ordered(DateTime)),
   _updatedAt: input('UploadUpdatedAtFilter', ordered(DateTime)),
   alt: input('UploadAltFilter', { ...equality(GraphQLString), ...matching, ...exists }),
   author: input('UploadAuthorFilter', { ...matching, ...exists }),
   basename: input('UploadBasenameFilter', matching),
+  colors: input('UploadColorsFilter', {
+    allIn: { type: buckets },
+    anyIn: { type: buckets },
+    contains: { type: ColorBucketType },
+    eq: { type: buckets },
+    notIn: { type: buckets },
+  }),
   copyright: input('UploadCopyrightFilter', { ...matching, ...exists }),
   filename: input('UploadFilenameFilter', matching),
   format: input('UploadFormatFilter', equality(GraphQLString)),
   height: input('UploadHeightFilter', ordered(IntType)),
   id: input('UploadIdFilter', equality(UploadId)),
+  inUse: input('InUseFilter', { eq: { type: BooleanType } }),
   md5: input('UploadMd5Filter', equality(GraphQLString)),
   mimeType: input('UploadMimeTypeFilter', { ...equality(GraphQLString), ...matching }),
   notes: input('UploadNotesFilter', { ...matching, ...exists }),
@@ -168,8 +199,13 @@ const ENGINE_FIELDS: Record<string, string> = {
   size: 'size',
   smartTags: 'smart_tags',
   tags: 'tags',
+  // The buckets of an upload's dominant colours are its smart tags (smart-tags.ts).
+  colors: 'smart_tags',
   width: 'width',
 };
+
+/** Filters on a list of words, whose `eq` is the same set. */
+const TAG_LISTS = new Set(['tags', 'smartTags', 'colors']);
 
 /** MIME types of each upload type (DatoCMS's buckets). */
 const TYPE_PATTERNS: Record<string, string> = {
@@ -258,10 +294,14 @@ function orientationCondition(operators: Operands): RawBuilder<SqlBool>[] {
   );
 }
 
-/** The condition an `UploadFilter` value sets, its keys and `AND` / `OR` combined. */
+/**
+ * The condition an `UploadFilter` value sets, its keys and `AND` / `OR` combined; `inUse`
+ * is the condition of an upload some record uses (upload-in-use.ts).
+ */
 export function uploadFilterCondition(
   filter: Readonly<Record<string, unknown>> | null | undefined,
   locale: string,
+  inUse: RawBuilder<SqlBool>,
 ): RawBuilder<SqlBool> {
   if (!filter) return sql<SqlBool>`true`;
   const conditions: RawBuilder<SqlBool>[] = [];
@@ -270,14 +310,14 @@ export function uploadFilterCondition(
     if (name === 'AND' || name === 'OR') {
       const parts = (value as Record<string, unknown>[])
         .filter(Boolean)
-        .map((part) => uploadFilterCondition(part, locale));
+        .map((part) => uploadFilterCondition(part, locale, inUse));
       if (parts.length > 0)
         conditions.push(sql<SqlBool>`(${sql.join(parts, sql.raw(` ${name} `))})`);
       continue;
     }
     const operators = value as Operands;
     const engineName = ENGINE_FIELDS[name];
-    if (engineName && Array.isArray(operators.eq) && (name === 'tags' || name === 'smartTags')) {
+    if (engineName && Array.isArray(operators.eq) && TAG_LISTS.has(name)) {
       const { eq, ...rest } = operators;
       const same = JSON.stringify(eq);
       conditions.push(
@@ -294,6 +334,8 @@ export function uploadFilterCondition(
         ),
       );
     else if (name === 'type') conditions.push(...typeCondition(operators));
+    else if (name === 'inUse' && typeof operators.eq === 'boolean')
+      conditions.push(operators.eq ? inUse : sql<SqlBool>`NOT ${inUse}`);
     else if (name === 'orientation') conditions.push(...orientationCondition(operators));
     else throw badFilter(`UploadFilter: uploads have no filter "${name}"`);
   }

@@ -4,6 +4,7 @@ import { pageBounds } from '../limits/page-bounds.ts';
 import type { DeliveryContext } from '../resolvers/context.ts';
 import type { FileValue } from './file-value.ts';
 import { uploadFilterCondition, uploadOrder } from './upload-filter.ts';
+import { UPLOAD_ALIAS, uploadInUse } from './upload-in-use.ts';
 
 /** The arguments of `allUploads`, `upload` and `_allUploadsMeta`. */
 type UploadArgs = {
@@ -21,7 +22,7 @@ async function uploadsWhere(args: UploadArgs, context: DeliveryContext) {
   const locale = args.locale ?? context.locales[0] ?? '';
   const conditions: RawBuilder<SqlBool>[] = [
     await context.uploadReach(),
-    uploadFilterCondition(args.filter, locale),
+    uploadFilterCondition(args.filter, locale, uploadInUse(context.scope.db)),
   ];
   return sql<SqlBool>`${sql.join(conditions, sql` AND `)}`;
 }
@@ -35,7 +36,7 @@ async function findUploads(
   const orderBy = args.orderBy?.filter((rule): rule is string => rule !== null) ?? DEFAULT_ORDER;
   context.budget.spendStatement();
   const rows = await context.scope.db
-    .selectFrom('uploads')
+    .selectFrom(`uploads as ${UPLOAD_ALIAS}` as 'uploads')
     .selectAll()
     .where(where)
     .orderBy(uploadOrder(orderBy.length > 0 ? orderBy : DEFAULT_ORDER))
@@ -79,7 +80,7 @@ export async function uploadsMetaResolver(
   const where = await uploadsWhere(args, context);
   context.budget.spendStatement();
   const row = await context.scope.db
-    .selectFrom('uploads')
+    .selectFrom(`uploads as ${UPLOAD_ALIAS}` as 'uploads')
     .select(sql<string>`count(*)`.as('count'))
     .where(where)
     .executeTakeFirstOrThrow();

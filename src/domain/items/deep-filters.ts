@@ -1,6 +1,7 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import { BLOCK_VALIDATORS } from '../item-types/references.ts';
+import { blockPresenceOperators } from './block-presence-filters.ts';
 import { holdsBlocks } from './block-values.ts';
 import { allOf, combinedConditions, namesIn } from './filter-combinators.ts';
 import {
@@ -36,9 +37,12 @@ export type ValuesReading = { db: EnvQueryable; locale: string; published: boole
 /** A block model a filter names, with the fields its conditions may name. */
 type FilteredBlock = { model: { id: string; api_key: string }; fields: FilterField[] };
 
+/** Operators of a deep-filtered field that read its blocks (block-presence-filters.ts). */
+const BLOCK_OPERATORS = ['any', 'contains_any', 'exists'];
+
 /** Whether a field's filter reaches into blocks. */
 function reachesIntoBlocks(given: unknown): boolean {
-  return isObject(given) && Object.hasOwn(given, 'any');
+  return isObject(given) && BLOCK_OPERATORS.some((name) => Object.hasOwn(given, name));
 }
 
 /** Where a value of each block-holding type names its blocks (by id, or inline when published). */
@@ -64,11 +68,46 @@ export async function fieldFilter(
   const operators = FIELD_OPERATORS[field.field_type];
   if (!reachesIntoBlocks(given) || !holdsBlocks(field))
     return fieldConditions(path, operators, given, operand);
-  const { any, ...others } = given as Record<string, unknown>;
+  const { any, contains_any, ...others } = given as Record<string, unknown>;
+  // A structured text's `exists` asks whether it has a value: its own operator stays.
+  const blockExists = field.field_type !== 'structured_text';
+  const exists = blockExists ? others.exists : undefined;
+  if (blockExists) delete others.exists;
+  const presence = Object.fromEntries(
+    Object.entries({ contains_any, exists }).filter(([, arg]) => arg !== undefined),
+  );
   return [
     ...(Object.keys(others).length > 0 ? fieldConditions(path, operators, others, operand) : []),
-    ...(await anyBlock(`${path}[any]`, field, any, operand.json, reading, depth)),
+    ...(any === undefined
+      ? []
+      : await anyBlock(`${path}[any]`, field, any, operand.json, reading, depth)),
+    ...(Object.keys(presence).length === 0
+      ? []
+      : await blockPresence(path, field, presence, operand.json, reading)),
   ];
+}
+
+/** `contains_any` / `exists` of a deep-filtered field: which blocks it holds. */
+async function blockPresence(
+  path: string,
+  field: FilterField,
+  given: Record<string, unknown>,
+  value: RawBuilder<unknown>,
+  reading: ValuesReading,
+): Promise<Condition[]> {
+  if (!field.deep_filtering_enabled)
+    throw badFilter(
+      `${path}: deep filtering is not enabled on field "${field.api_key}" (deep_filtering_enabled is false)`,
+    );
+  const holder = {
+    value,
+    refs: BLOCK_REFS[field.field_type] as string,
+    accepted: await acceptedBlocks(reading.db, field, new Set()),
+  };
+  return fieldConditions(path, blockPresenceOperators(holder, reading), given, {
+    json: value,
+    text: sql`null`,
+  });
 }
 
 /**

@@ -224,6 +224,17 @@ function idSet(ids: (v: Operand) => RawBuilder<unknown>): Operators {
 export const structuredText = (v: Operand) =>
   sql`(select string_agg(node #>> '{}', ' ') from jsonb_array_elements(jsonb_path_query_array(${v.json}, 'strict $.**.value', '{}', true)) as node)`;
 
+/**
+ * A structured-text value without content (`is_blank`): none, or a document of at most one
+ * paragraph holding nothing but empty spans (what the editor leaves when emptied). A block,
+ * a heading, a link or any text makes it present.
+ */
+function blankDocument(v: Operand): Condition {
+  const content =
+    '$.document ? (@.children.size() > 1 || exists(@.children[*] ? (@.type != "paragraph")) || exists(@.children[*].children[*] ? (@.type != "span" || @.value != "")))';
+  return sql<SqlBool>`(coalesce(${v.json}, 'null'::jsonb) = 'null'::jsonb or not jsonb_path_exists(${v.json}, ${content}::jsonpath, '{}', true))`;
+}
+
 /** Distance in metres between a stored lat_lon and a point (haversine, mean Earth radius). */
 export function near(v: Operand, arg: unknown, what: string): Condition {
   if (!isObject(arg)) throw badFilter(`${what} must be { latitude, longitude, radius }`);
@@ -280,6 +291,9 @@ export const FIELD_OPERATORS: Readonly<Record<FieldType, Operators>> = {
   structured_text: {
     matches: (v, arg, what) => matches(structuredText(v), arg, what),
     not_matches: (v, arg, what) => not(matches(structuredText(v), arg, what)),
+    is_blank: (v, arg, what) => (bool(arg, what) ? blankDocument(v) : not(blankDocument(v))),
+    is_present: (v, arg, what) => (bool(arg, what) ? not(blankDocument(v)) : blankDocument(v)),
+    ...EXISTS,
   },
 };
 

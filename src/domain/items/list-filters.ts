@@ -25,6 +25,7 @@ import {
   text,
   valuesOperand,
 } from './filter-operators.ts';
+import { localesConditions } from './locales-filter.ts';
 import {
   type FilterField,
   fieldsOfModels,
@@ -229,6 +230,7 @@ export async function filterConditions(
           if (meta) return fieldConditions(path, meta, given, column('id'));
           const model = filteredModel(input, name);
           fields ??= await filterFieldsOfModel(db, model.id);
+          if (name === '_locales') return localesConditions(path, given, fields, values);
           const field = fields.find((candidate) => candidate.api_key === name);
           if (!field)
             throw badFilter(`${container} names "${name}", which is no field of the model`);

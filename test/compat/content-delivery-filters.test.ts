@@ -1,0 +1,252 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, test } from 'node:test';
+import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
+import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
+import { localFile, solidImage } from '../support/images.ts';
+import { useTestServer } from '../support/server.ts';
+
+// Filters of the delivery API beyond each field's own operators: StructuredTextFilter,
+// `_locales`, deep filtering's `containsAny` / `exists`, UploadFilter's `colors` and
+// `inUse`; and the complexity of `_all<Field>Locales`. Everything made with the CMA client.
+
+const server = useTestServer();
+const client = server.client();
+
+let endpoint: string;
+let token: string;
+let previewToken: string;
+const ids: Record<string, string> = {};
+
+function options(drafts: boolean) {
+  return {
+    token: drafts ? previewToken : token,
+    graphqlEndpointUrl: endpoint,
+    includeDrafts: drafts,
+    autoRetry: false,
+  };
+}
+
+function query<T = Record<string, { id: string }[]>>(document: string, drafts = false) {
+  return executeQuery<T>(document, options(drafts));
+}
+
+/** The ids a list of records or uploads holds, as a set (order is not the question). */
+const idsOf = (list: { id: string }[] | undefined) => new Set((list ?? []).map((r) => r.id));
+
+const paragraph = (...values: string[]) => ({
+  type: 'paragraph',
+  children: values.map((value) => ({ type: 'span', value })),
+});
+const dast = (...children: unknown[]) => ({
+  schema: 'dast',
+  document: { type: 'root', children },
+});
+
+async function deliveryToken(preview: boolean) {
+  const admin = await server.db
+    .selectFrom('access_tokens')
+    .select('role_id')
+    .where('hardcoded_type', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  const created = await insertAccessToken(server.db, {
+    name: `Delivery ${randomUUID()}`,
+    roleId: admin.role_id,
+    canAccessCda: true,
+    canAccessCdaPreview: preview,
+    canAccessCma: false,
+  });
+  return created.token;
+}
+
+before(async () => {
+  await server.ready();
+  endpoint = `${server.baseUrl}/graphql`;
+  token = await deliveryToken(false);
+  previewToken = await deliveryToken(true);
+  await client.site.update({ locales: ['en', 'it', 'de'] });
+  const red = await client.uploads.createFromLocalFile({
+    localPath: localFile('red.png', await solidImage(40, 40, { r: 210, g: 20, b: 20 })),
+  });
+  ids.red = red.id;
+  const blue = await client.uploads.createFromLocalFile({
+    localPath: localFile('blue.png', await solidImage(40, 40, { r: 20, g: 20, b: 210 })),
+  });
+  ids.blue = blue.id;
+  const quote = await client.itemTypes.create({
+    name: 'Quote',
+    api_key: 'quote',
+    modular_block: true,
+  });
+  await buildField(client, { itemTypeId: quote.id, api_key: 'text', field_type: 'string' });
+  const hero = await client.itemTypes.create({
+    name: 'Hero',
+    api_key: 'hero',
+    modular_block: true,
+  });
+  await buildField(client, { itemTypeId: hero.id, api_key: 'heading', field_type: 'string' });
+  const page = await client.itemTypes.create(
+    { name: 'Page', api_key: 'page', draft_mode_active: true },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, {
+    itemTypeId: page.id,
+    api_key: 'title',
+    field_type: 'string',
+    localized: true,
+  });
+  await buildField(client, {
+    itemTypeId: page.id,
+    api_key: 'body',
+    field_type: 'structured_text',
+    validators: {
+      structured_text_blocks: { item_types: [] },
+      structured_text_links: { item_types: [] },
+    },
+  });
+  await buildField(client, {
+    itemTypeId: page.id,
+    api_key: 'sections',
+    field_type: 'rich_text',
+    deep_filtering_enabled: true,
+    validators: { rich_text_blocks: { item_types: [hero.id, quote.id] } },
+  });
+  await buildField(client, { itemTypeId: page.id, api_key: 'cover', field_type: 'file' });
+  const block = (model: string, attributes: Record<string, unknown>) =>
+    blockInRequest({ itemTypeId: model, attributes });
+  const pages: [string, Record<string, unknown>][] = [
+    [
+      'full',
+      {
+        title: { en: 'Full', it: 'Pieno', de: 'Voll' },
+        body: dast(paragraph('Hello ', 'world')),
+        sections: [block(hero.id, { heading: 'Top' }), block(quote.id, { text: 'Said' })],
+        cover: { upload_id: red.id },
+      },
+    ],
+    [
+      'emptyParagraph',
+      {
+        title: { en: 'Empty', it: 'Vuoto' },
+        body: dast(paragraph('')),
+        sections: [block(quote.id, { text: 'Only a quote' })],
+      },
+    ],
+    ['noBody', { title: { en: 'None' }, body: null, sections: [] }],
+    [
+      'blockOnly',
+      {
+        title: { de: 'Nur' },
+        body: dast({ type: 'heading', level: 2, children: [{ type: 'span', value: 'Title' }] }),
+        sections: [block(hero.id, { heading: 'Alone' })],
+      },
+    ],
+  ];
+  for (const [key, values] of pages) {
+    const record = await client.items.create({
+      item_type: itemTypeRef(page.id),
+      ...values,
+    } as never);
+    await client.items.publish(record.id);
+    ids[key] = record.id;
+  }
+  // A draft gains a hero block its published version lacks.
+  await client.items.update(
+    ids.emptyParagraph as string,
+    {
+      sections: [block(hero.id, { heading: 'Later' })],
+    } as never,
+  );
+});
+
+test('StructuredTextFilter: isBlank, isPresent, exists and matches as DatoCMS documents them', async () => {
+  const result = await query(
+    `{ blank: allPages(filter: {body: {isBlank: true}}) { id }
+       notBlank: allPages(filter: {body: {isBlank: false}}) { id }
+       present: allPages(filter: {body: {isPresent: true}}) { id }
+       exists: allPages(filter: {body: {exists: true}}) { id }
+       missing: allPages(filter: {body: {exists: false}}) { id }
+       hello: allPages(filter: {body: {matches: {pattern: "hello"}}}) { id }
+       notHello: allPages(filter: {body: {notMatches: {pattern: "hello"}}}) { id } }`,
+  );
+  assert.deepEqual(result.blank && idsOf(result.blank), new Set([ids.emptyParagraph, ids.noBody]));
+  assert.deepEqual(idsOf(result.notBlank), new Set([ids.full, ids.blockOnly]));
+  assert.deepEqual(idsOf(result.present), new Set([ids.full, ids.blockOnly]));
+  assert.deepEqual(idsOf(result.exists), new Set([ids.full, ids.emptyParagraph, ids.blockOnly]));
+  assert.deepEqual(idsOf(result.missing), new Set([ids.noBody]));
+  assert.deepEqual(idsOf(result.hello), new Set([ids.full]));
+  assert.deepEqual(
+    idsOf(result.notHello),
+    new Set([ids.emptyParagraph, ids.noBody, ids.blockOnly]),
+  );
+});
+
+test('the _locales filter selects records by the locales they are in: allIn, anyIn, notIn', async () => {
+  const result = await query(
+    `{ enIt: allPages(filter: {_locales: {allIn: [en, it]}}) { id }
+       deOrIt: allPages(filter: {_locales: {anyIn: [de, it]}}) { id }
+       notDe: allPages(filter: {_locales: {notIn: [de]}}) { id }
+       either: allPages(filter: {OR: [{_locales: {allIn: [de]}}, {_locales: {notIn: [it]}}]}) { id }
+       count: _allPagesMeta(filter: {_locales: {anyIn: [it]}}) { count } }`,
+  );
+  assert.deepEqual(idsOf(result.enIt), new Set([ids.full, ids.emptyParagraph]));
+  assert.deepEqual(idsOf(result.deOrIt), new Set([ids.full, ids.emptyParagraph, ids.blockOnly]));
+  assert.deepEqual(idsOf(result.notDe), new Set([ids.emptyParagraph, ids.noBody]));
+  assert.deepEqual(idsOf(result.either), new Set([ids.full, ids.noBody, ids.blockOnly]));
+  assert.deepEqual(result.count, { count: 2 });
+  const schema = await query<{
+    __type: { inputFields: { name: string; type: { name: string } }[] };
+  }>('{ __type(name: "LocalesFilter") { inputFields { name type { name } } } }');
+  assert.deepEqual(
+    schema.__type.inputFields.map((field) => field.name),
+    ['allIn', 'anyIn', 'notIn'],
+  );
+});
+
+test('deep filtering: containsAny and exists select records by the blocks a field holds', async () => {
+  const document = `{ hero: allPages(filter: {sections: {containsAny: {hero: true}}}) { id }
+       quoteNoHero: allPages(filter: {sections: {containsAny: {quote: true, hero: false}}}) { id }
+       some: allPages(filter: {sections: {exists: true}}) { id }
+       none: allPages(filter: {sections: {exists: false}}) { id }
+       both: allPages(filter: {sections: {exists: true, any: {quote: {text: {eq: "Said"}}}}}) { id } }`;
+  const published = await query(document);
+  assert.deepEqual(idsOf(published.hero), new Set([ids.full, ids.blockOnly]));
+  assert.deepEqual(idsOf(published.quoteNoHero), new Set([ids.emptyParagraph]));
+  assert.deepEqual(idsOf(published.some), new Set([ids.full, ids.emptyParagraph, ids.blockOnly]));
+  assert.deepEqual(idsOf(published.none), new Set([ids.noBody]));
+  assert.deepEqual(idsOf(published.both), new Set([ids.full]));
+  // Drafts read the current version, whose blocks are stored apart.
+  const drafts = await query(document, true);
+  assert.deepEqual(idsOf(drafts.hero), new Set([ids.full, ids.emptyParagraph, ids.blockOnly]));
+  assert.deepEqual(idsOf(drafts.quoteNoHero), new Set());
+  assert.deepEqual(idsOf(drafts.none), new Set([ids.noBody]));
+});
+
+test("UploadFilter's colors and inUse", async () => {
+  const result = await query(
+    `{ red: allUploads(filter: {colors: {contains: red}}) { id }
+       redOrBlue: allUploads(filter: {colors: {anyIn: [red, blue]}}) { id }
+       notRed: allUploads(filter: {colors: {notIn: [red]}}) { id }
+       onlyBlue: allUploads(filter: {colors: {eq: [blue]}}) { id }
+       used: allUploads(filter: {inUse: {eq: true}}) { id }
+       unused: allUploads(filter: {inUse: {eq: false}}) { id }
+       usedCount: _allUploadsMeta(filter: {inUse: {eq: true}}) { count } }`,
+  );
+  assert.deepEqual(idsOf(result.red), new Set([ids.red]));
+  assert.deepEqual(idsOf(result.redOrBlue), new Set([ids.red, ids.blue]));
+  assert.deepEqual(idsOf(result.notRed), new Set([ids.blue]));
+  assert.deepEqual(idsOf(result.onlyBlue), new Set([ids.blue]));
+  assert.deepEqual(idsOf(result.used), new Set([ids.red]));
+  assert.deepEqual(idsOf(result.unused), new Set([ids.blue]));
+  assert.deepEqual(result.usedCount, { count: 1 });
+});
+
+test('_all<Field>Locales costs the site locales × its selection', async () => {
+  const [, response] = await rawExecuteQuery(
+    '{ allPages(first: 1) { _allTitleLocales { locale value } } }',
+    options(false),
+  );
+  // 100 for the collection + first (1) × (3 locales × 2 fields).
+  assert.equal(response.headers.get('x-complexity'), '106');
+});
