@@ -250,3 +250,63 @@ test('_all<Field>Locales costs the site locales × its selection', async () => {
   // 100 for the collection + first (1) × (3 locales × 2 fields).
   assert.equal(response.headers.get('x-complexity'), '106');
 });
+
+test('inverse relationships: through.locales names the locales whose links count', async () => {
+  const person = await client.itemTypes.create(
+    { name: 'Person', api_key: 'person', inverse_relationships_enabled: true },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, { itemTypeId: person.id, api_key: 'name', field_type: 'string' });
+  const article = await client.itemTypes.create(
+    { name: 'Article', api_key: 'article' },
+    { skip_menu_item_creation: true },
+  );
+  const toPerson = { item_item_type: { item_types: [person.id] } };
+  await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'writer',
+    field_type: 'link',
+    localized: true,
+    validators: toPerson,
+  });
+  await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'editor',
+    field_type: 'link',
+    validators: toPerson,
+  });
+  const ada = await client.items.create({ item_type: itemTypeRef(person.id), name: 'Ada' });
+  await client.items.publish(ada.id);
+  const made: Record<string, string> = {};
+  const articles: [string, Record<string, unknown>][] = [
+    ['writtenInEn', { writer: { en: ada.id, it: null, de: null }, editor: null }],
+    ['writtenInIt', { writer: { en: null, it: ada.id, de: null }, editor: null }],
+    ['edited', { writer: { en: null, it: null, de: null }, editor: ada.id }],
+  ];
+  for (const [key, values] of articles) {
+    const record = await client.items.create({
+      item_type: itemTypeRef(article.id),
+      ...values,
+    } as never);
+    await client.items.publish(record.id);
+    made[key] = record.id;
+  }
+  const result = await query<{
+    person: Record<string, { id: string }[] | { count: number }>;
+  }>(
+    `{ person(filter: {id: {eq: "${ada.id}"}}) {
+         all: _allReferencingArticles { id }
+         en: _allReferencingArticles(through: {locales: {anyIn: [en]}}) { id }
+         notEn: _allReferencingArticles(through: {locales: {notIn: [en]}}) { id }
+         plain: _allReferencingArticles(through: {locales: {anyIn: [_nonLocalized]}}) { id }
+         localizedWriter: _allReferencingArticles(through: {fields: {anyIn: [article_writer]}, locales: {notIn: [it]}}) { id }
+         itCount: _allReferencingArticlesMeta(through: {locales: {anyIn: [it]}}) { count } } }`,
+  );
+  const list = (name: string) => idsOf(result.person[name] as { id: string }[]);
+  assert.deepEqual(list('all'), new Set(Object.values(made)));
+  assert.deepEqual(list('en'), new Set([made.writtenInEn]));
+  assert.deepEqual(list('notEn'), new Set([made.writtenInIt, made.edited]));
+  assert.deepEqual(list('plain'), new Set([made.edited]));
+  assert.deepEqual(list('localizedWriter'), new Set([made.writtenInEn]));
+  assert.deepEqual(result.person.itCount, { count: 1 });
+});

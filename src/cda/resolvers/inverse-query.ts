@@ -5,23 +5,28 @@ import { orderRules } from './order.ts';
 import { type RecordsQuery, recordsWhere } from './records-query.ts';
 import { type DeliveryRow, META_COLUMNS, versionColumns } from './rows.ts';
 
-/** Which of the referencing model's fields count, and the page and order asked for. */
+/**
+ * Where links count (paths into the values: `[field id]`, or `[field id, locale]` of a
+ * localized field), and the page and order asked for.
+ */
 export type InverseQuery = RecordsQuery &
   Readonly<{
-    fieldIds: readonly string[];
+    paths: readonly (readonly string[])[];
     orderBy: readonly string[];
     first: number;
     skip: number;
   }>;
 
 /**
- * The record ids a version's link fields hold, whatever the shape (a link's id, a links
- * list, either per locale): every string inside those fields' values.
+ * The record ids a version's link fields hold at the paths, whatever the shape (a link's
+ * id, a links list, either per locale): every string inside the values there.
  */
-function referencedIds(drafts: boolean, fieldIds: readonly string[]): RawBuilder<unknown> {
+function referencedIds(drafts: boolean, paths: InverseQuery['paths']): RawBuilder<unknown> {
   const column = sql.ref(drafts ? 'item_values' : 'published_values');
-  const parts = fieldIds.map(
-    (id) => sql`jsonb_path_query_array(${column}->${id}::text, '$.** ? (@.type() == "string")')`,
+  const parts = paths.map(
+    (path) =>
+      // A path the value lacks reads as no link, not as a null that would void the others.
+      sql`coalesce(jsonb_path_query_array(${column} #> ${[...path]}::text[], '$.** ? (@.type() == "string")'), '[]'::jsonb)`,
   );
   return sql`(${sql.join(parts, sql` || `)})`;
 }
@@ -36,7 +41,7 @@ async function referencingPages(
   targets: readonly string[],
 ): Promise<Map<string, DeliveryRow[]>> {
   const { where } = await recordsWhere(context, query);
-  const refs = referencedIds(context.drafts, query.fieldIds);
+  const refs = referencedIds(context.drafts, query.paths);
   const rules = orderRules(query.orderBy, query.fields, context.drafts, query.locale);
   context.budget.spendStatement();
   const rows = await context.scope.db
@@ -88,7 +93,7 @@ async function referencingCounts(
   targets: readonly string[],
 ): Promise<Map<string, number>> {
   const { where } = await recordsWhere(context, query);
-  const refs = referencedIds(context.drafts, query.fieldIds);
+  const refs = referencedIds(context.drafts, query.paths);
   context.budget.spendStatement();
   const rows = await context.scope.db
     .selectFrom('items')

@@ -14,6 +14,11 @@ import type { FilterField } from '../../domain/items/model-fields.ts';
 import { pageBounds } from '../limits/page-bounds.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import { inverseLoader } from '../resolvers/inverse-query.ts';
+import {
+  linkCounts,
+  linkingLocalesFilter,
+  NON_LOCALIZED,
+} from './filters/linking-locales-filter.ts';
 import { camelName, pascalName, pluralPascalName } from './names.ts';
 import { IntType } from './scalars.ts';
 import { CollectionMetadata } from './shared-types.ts';
@@ -49,13 +54,35 @@ type InverseArgs = {
   skip?: number | null;
   filter?: Record<string, unknown> | null;
   orderBy?: (string | null)[] | null;
-  through?: { fields?: { anyIn?: string[] | null; notIn?: string[] | null } | null } | null;
+  through?: {
+    fields?: { anyIn?: string[] | null; notIn?: string[] | null } | null;
+    locales?: { anyIn?: string[] | null; notIn?: string[] | null } | null;
+  } | null;
 };
+
+/**
+ * Where the chosen fields' links are read: a non-localized field's whole value, a
+ * localized one's value in each locale `through.locales` lets count.
+ */
+function linkPaths(
+  fields: readonly FilterField[],
+  locales: NonNullable<InverseArgs['through']>['locales'],
+  siteLocales: readonly string[],
+): string[][] {
+  return fields.flatMap((field) =>
+    field.localized
+      ? siteLocales.filter((locale) => linkCounts(locales, locale)).map((l) => [field.id, l])
+      : linkCounts(locales, NON_LOCALIZED)
+        ? [[field.id]]
+        : [],
+  );
+}
 
 /**
  * `_allReferencing<Ms>` and `_allReferencing<Ms>Meta` on a model with
  * `inverse_relationships_enabled`, one pair per model whose link or links fields may
- * point at it; `through: {fields: {anyIn, notIn}}` narrows the fields that count.
+ * point at it; `through: {fields: {anyIn, notIn}}` narrows the fields that count,
+ * `through: {locales: {anyIn, notIn}}` the locales.
  * Each list and count is loaded for every record of a level in one statement.
  */
 export function inverseFields(
@@ -88,19 +115,19 @@ export function inverseFields(
             },
           }),
         },
+        locales: { type: linkingLocalesFilter(localeArgs.locale.type as GraphQLEnumType) },
       },
     });
     const queryOf = (args: InverseArgs, context: DeliveryContext, page = { first: 0, skip: 0 }) => {
       const chosen = linking
-        .map((field) => field.id)
-        .filter((id) => !args.through?.fields?.anyIn || args.through.fields.anyIn.includes(id))
-        .filter((id) => !args.through?.fields?.notIn?.includes(id));
+        .filter(({ id }) => !args.through?.fields?.anyIn || args.through.fields.anyIn.includes(id))
+        .filter(({ id }) => !args.through?.fields?.notIn?.includes(id));
       return {
         model: source.model,
         fields: source.fields,
         filter: args.filter,
         locale: args.locale ?? context.locales[0] ?? '',
-        fieldIds: chosen,
+        paths: linkPaths(chosen, args.through?.locales, context.locales),
         orderBy: args.orderBy?.filter((rule): rule is string => rule !== null) ?? [
           '_updatedAt_DESC',
         ],
@@ -124,7 +151,7 @@ export function inverseFields(
       resolve: async (record, args: InverseArgs, context) => {
         const page = pageBounds(args.first, args.skip);
         const query = queryOf(args, context, page);
-        if (page.first === 0 || query.fieldIds.length === 0) return [];
+        if (page.first === 0 || query.paths.length === 0) return [];
         const rows = await inverseLoader(context, 'page', key(args), query).load(record.row.id);
         const locale = args.locale ?? record.locale;
         const fallbackLocales = args.fallbackLocales ?? record.fallbackLocales;
@@ -141,7 +168,7 @@ export function inverseFields(
       extensions: { cost: 'meta' },
       resolve: async (record, args: InverseArgs, context) => {
         const query = queryOf(args, context);
-        if (query.fieldIds.length === 0) return { count: 0 };
+        if (query.paths.length === 0) return { count: 0 };
         return {
           count: await inverseLoader(context, 'count', key(args), query).load(record.row.id),
         };
