@@ -226,7 +226,7 @@ test('deep filtering: containsAny and exists select records by the blocks a fiel
 test("UploadFilter's colors and inUse", async () => {
   const result = await query(
     `{ red: allUploads(filter: {colors: {contains: red}}) { id }
-       redOrBlue: allUploads(filter: {colors: {anyIn: [red, blue]}}) { id }
+       redOrBlue: allUploads(filter: {colors: {anyIn: [red, null, blue]}}) { id }
        notRed: allUploads(filter: {colors: {notIn: [red]}}) { id }
        onlyBlue: allUploads(filter: {colors: {eq: [blue]}}) { id }
        used: allUploads(filter: {inUse: {eq: true}}) { id }

@@ -97,7 +97,8 @@ const ColorBucketType = new GraphQLEnumType({
   ),
 });
 
-const buckets = list(new GraphQLNonNull(ColorBucketType));
+// DatoCMS's schemas let the lists hold nulls, which filter nothing (withoutNulls).
+const buckets = list(ColorBucketType);
 
 const FIELD_INPUTS: Record<string, GraphQLInputObjectType> = {
   _createdAt: input('UploadCreatedAtFilter', ordered(DateTime)),
@@ -221,6 +222,15 @@ const TYPE_PATTERNS: Record<string, string> = {
 
 type Operands = Record<string, unknown>;
 
+/** Operands with the null elements of their lists left out. */
+const withoutNulls = (operators: Operands): Operands =>
+  Object.fromEntries(
+    Object.entries(operators).map(([operator, arg]) => [
+      operator,
+      Array.isArray(arg) ? arg.filter((element) => element !== null) : arg,
+    ]),
+  );
+
 /** A pattern operand in the CMA engine's spelling. */
 const engineOperands = (operators: Operands): Operands =>
   Object.fromEntries(
@@ -315,7 +325,7 @@ export function uploadFilterCondition(
         conditions.push(sql<SqlBool>`(${sql.join(parts, sql.raw(` ${name} `))})`);
       continue;
     }
-    const operators = value as Operands;
+    const operators = withoutNulls(value as Operands);
     const engineName = ENGINE_FIELDS[name];
     if (engineName && Array.isArray(operators.eq) && TAG_LISTS.has(name)) {
       const { eq, ...rest } = operators;
@@ -334,9 +344,10 @@ export function uploadFilterCondition(
         ),
       );
     else if (name === 'type') conditions.push(...typeCondition(operators));
-    else if (name === 'inUse' && typeof operators.eq === 'boolean')
-      conditions.push(operators.eq ? inUse : sql<SqlBool>`NOT ${inUse}`);
-    else if (name === 'orientation') conditions.push(...orientationCondition(operators));
+    else if (name === 'inUse') {
+      if (typeof operators.eq === 'boolean')
+        conditions.push(operators.eq ? inUse : sql<SqlBool>`NOT ${inUse}`);
+    } else if (name === 'orientation') conditions.push(...orientationCondition(operators));
     else throw badFilter(`UploadFilter: uploads have no filter "${name}"`);
   }
   return conditions.length === 0
