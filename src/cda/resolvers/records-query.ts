@@ -1,9 +1,9 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
-import { filterConditions } from '../../domain/items/list-filters.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
-import { boundedPatternRun } from '../../domain/items/pattern-statements.ts';
+import { filterConditions } from '../../domain/items/query/list-filters.ts';
+import { boundedPatternRun } from '../../domain/items/query/pattern-statements.ts';
 import type { DeliveryContext } from './context.ts';
 import { toEngineFilter } from './filter-translation.ts';
 import { orderRules } from './order.ts';

@@ -7,7 +7,7 @@ import {
   GraphQLString,
 } from 'graphql';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import { badFilter } from '../../domain/items/filter-operators.ts';
+import { badFilter } from '../../domain/items/query/filter-operators.ts';
 import { uploadFieldConditions, uploadOrdering } from '../../domain/uploads/list-filters.ts';
 import { StringMatchesFilter } from '../schema/filters/string-matches-filter.ts';
 import { BooleanType, DateTime, IntType, UploadId } from '../schema/scalars.ts';

@@ -1,6 +1,6 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { DomainError } from '../errors.ts';
-import { badFilter, isObject, list, number, text } from '../items/filter-operators.ts';
+import { badFilter, isObject, list, number, text } from '../items/query/filter-operators.ts';
 
 /**
  * `filter[fields]` of `GET /uploads`: the GraphQL upload filters with snake_case field

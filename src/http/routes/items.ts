@@ -10,14 +10,14 @@ import {
 } from '../../domain/items/access.ts';
 import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
+import { publicationState } from '../../domain/items/publication-state.ts';
+import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import {
   DEFAULT_PAGE_LIMIT,
   type ItemListQuery,
   listItems,
   MAX_PAGE_LIMIT,
-} from '../../domain/items/list.ts';
-import { publicationState } from '../../domain/items/publication-state.ts';
-import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
+} from '../../domain/items/query/list.ts';
 import { readableRecords } from '../../domain/items/readable-records.ts';
 import { newRecordGate, recordGate } from '../../domain/items/record-gate.ts';
 import { itemReferences } from '../../domain/items/references.ts';

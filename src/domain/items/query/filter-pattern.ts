@@ -1,5 +1,5 @@
 import { RE2JS } from 're2js';
-import { MAX_FILTER_PATTERN_LENGTH, MAX_FILTER_PATTERN_SIZE } from '../limits.ts';
+import { MAX_FILTER_PATTERN_LENGTH, MAX_FILTER_PATTERN_SIZE } from '../../limits.ts';
 
 /**
  * Which `matches` patterns may reach PostgreSQL's regular expression engine. Without

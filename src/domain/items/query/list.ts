@@ -1,15 +1,15 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
-import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
-import { DomainError } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
-import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
-import { valuesToShow } from './block-snapshots.ts';
+import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
+import type { EnvironmentDatabase, ItemTypeRow } from '../../../db/schema.ts';
+import { DomainError } from '../../errors.ts';
+import { siteLocales } from '../../fields/check-context.ts';
+import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
+import { valuesToShow } from '../block-snapshots.ts';
+import { fieldsOfModels } from '../model-fields.ts';
+import type { ItemsWhere } from '../readable-records.ts';
+import { type RecordView, recordView, withTreeMeta } from '../record-view.ts';
 import { filterConditions } from './list-filters.ts';
-import { fieldsOfModels } from './model-fields.ts';
 import { boundedPatternRun } from './pattern-statements.ts';
-import type { ItemsWhere } from './readable-records.ts';
-import { type RecordView, recordView, withTreeMeta } from './record-view.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
 export const MAX_PAGE_LIMIT = 500;

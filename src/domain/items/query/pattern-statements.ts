@@ -1,7 +1,7 @@
-import { isStatementTimeout, withStatementTimeout } from '../../db/engine/statement-timeout.ts';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
-import { DomainError } from '../errors.ts';
-import { FILTER_PATTERN_TIMEOUT_MS } from '../limits.ts';
+import { isStatementTimeout, withStatementTimeout } from '../../../db/engine/statement-timeout.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import { DomainError } from '../../errors.ts';
+import { FILTER_PATTERN_TIMEOUT_MS } from '../../limits.ts';
 
 /**
  * Statements running `matches` patterns, under PostgreSQL's statement timeout: patterns are

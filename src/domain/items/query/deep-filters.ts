@@ -1,8 +1,9 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
-import { BLOCK_VALIDATORS } from '../item-types/references.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import { BLOCK_VALIDATORS } from '../../item-types/references.ts';
+import { holdsBlocks } from '../block-values.ts';
+import { FILTER_FIELD_COLUMNS, type FilterField } from '../model-fields.ts';
 import { blockPresenceOperators } from './block-presence-filters.ts';
-import { holdsBlocks } from './block-values.ts';
 import { allOf, combinedConditions, namesIn } from './filter-combinators.ts';
 import {
   badFilter,
@@ -14,7 +15,6 @@ import {
   type Operand,
   valuesOperand,
 } from './filter-operators.ts';
-import { FILTER_FIELD_COLUMNS, type FilterField } from './model-fields.ts';
 
 /**
  * Deep filtering: `filter[fields]` takes the GraphQL filters' syntax (client's

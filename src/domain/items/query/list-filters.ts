@@ -1,8 +1,14 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
-import type { ItemTypeRow } from '../../db/schema.ts';
-import { DomainError } from '../errors.ts';
-import type { FieldType } from '../fields/field-types/types.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import type { ItemTypeRow } from '../../../db/schema.ts';
+import { DomainError } from '../../errors.ts';
+import type { FieldType } from '../../fields/field-types/types.ts';
+import {
+  type FilterField,
+  fieldsOfModels,
+  filterFieldsOfModel,
+  type ItemField,
+} from '../model-fields.ts';
 import { fieldFilter, type ValuesReading } from './deep-filters.ts';
 import { combinedConditions } from './filter-combinators.ts';
 import {
@@ -26,12 +32,6 @@ import {
   valuesOperand,
 } from './filter-operators.ts';
 import { localesConditions } from './locales-filter.ts';
-import {
-  type FilterField,
-  fieldsOfModels,
-  filterFieldsOfModel,
-  type ItemField,
-} from './model-fields.ts';
 
 /**
  * `filter[fields]`, `filter[query]` and `filter[only_valid]` of `GET /items` as SQL over

@@ -1,5 +1,5 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
 import {
   badFilter,
   bool,

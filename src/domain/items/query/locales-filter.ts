@@ -1,4 +1,5 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
+import type { ItemField } from '../model-fields.ts';
 import {
   type Condition,
   fieldConditions,
@@ -7,7 +8,6 @@ import {
   type Operand,
   type Operators,
 } from './filter-operators.ts';
-import type { ItemField } from './model-fields.ts';
 
 /**
  * `_locales` (DatoCMS's LocalesFilter, Content Delivery API › Localization): records by the
