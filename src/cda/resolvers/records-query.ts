@@ -29,7 +29,7 @@ export async function recordsWhere(
   query: RecordsQuery,
 ): Promise<{ where: Where; runsPatterns: boolean }> {
   const { conditions: filters, runsPatterns } = query.filter
-    ? await filterConditions(context.scope.db, {
+    ? await filterConditions(context.scope, {
         fields: toEngineFilter(query.filter, query.fields, context.blockModels),
         query: undefined,
         onlyValid: undefined,

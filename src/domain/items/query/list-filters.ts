@@ -1,14 +1,9 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
 import type { FieldType } from '../../fields/field-types/types.ts';
-import {
-  type FilterField,
-  fieldsOfModels,
-  filterFieldsOfModel,
-  type ItemField,
-} from '../model-fields.ts';
+import { type FilterField, fieldsOfModels, type ItemField } from '../model-fields.ts';
 import { fieldFilter, type ValuesReading } from './deep-filters.ts';
 import { combinedConditions } from './filter-combinators.ts';
 import {
@@ -32,6 +27,7 @@ import {
   valuesOperand,
 } from './filter-operators.ts';
 import { localesConditions } from './locales-filter.ts';
+import { filterFieldsKept } from './schema-reads.ts';
 
 /**
  * `filter[fields]`, `filter[query]` and `filter[only_valid]` of `GET /items` as SQL over
@@ -201,9 +197,10 @@ function queryCondition(
  * bad one is a clear error, not a failure.
  */
 export async function filterConditions(
-  db: EnvQueryable,
+  scope: Scope,
   input: FilterInput,
 ): Promise<{ conditions: Expression<SqlBool>[]; runsPatterns: boolean }> {
+  const db = scope.db;
   const conditions: Condition[] = [];
   let runsPatterns = false;
   if (input.onlyValid !== undefined && !['true', 'false'].includes(input.onlyValid))
@@ -229,7 +226,7 @@ export async function filterConditions(
           const meta = Object.hasOwn(META_FILTERS, name) ? META_FILTERS[name] : undefined;
           if (meta) return fieldConditions(path, meta, given, column('id'));
           const model = filteredModel(input, name);
-          fields ??= await filterFieldsOfModel(db, model.id);
+          fields ??= await filterFieldsKept(scope, model.id);
           if (name === '_locales') return localesConditions(path, given, fields, values);
           const field = fields.find((candidate) => candidate.api_key === name);
           if (!field)

@@ -1,15 +1,20 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
-import { siteLocales } from '../../fields/check-context.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
 import { valuesToShow } from '../block-snapshots.ts';
-import { fieldsOfModels } from '../model-fields.ts';
 import type { ItemsWhere } from '../readable-records.ts';
 import { type RecordView, recordView, withTreeMeta } from '../record-view.ts';
 import { filterConditions } from './list-filters.ts';
 import { boundedPatternRun } from './pattern-statements.ts';
+import { fieldsOfModelsKept, localesOf, modelsNamed } from './schema-reads.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
 export const MAX_PAGE_LIMIT = 500;
@@ -80,22 +85,47 @@ const PRESENTED_COLUMNS = [
 
 type ItemsWhereOf = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression<SqlBool>;
 
+/** What the page statement gives of each page record, in page order. */
+type PageEntry = { id: string; total: string; bytes: string; block_bytes?: string | null };
+
 /**
- * Each page record's size, in page order: its values as JSON text (the published ones when
- * asked, which hold their blocks inline), with its blocks' values when read nested.
+ * The one statement that reads every matching record: the page's ids in order, the total
+ * (`count(*) over ()`, so the filter is scanned once; or the kept counts, `counts`), and
+ * each page record's size: its values as JSON text (the published ones when asked, which
+ * hold their blocks inline), with its blocks' values when read nested. The sizes are
+ * measured on the page's rows only, after the limit.
  */
-async function pageSizes(
-  scope: Scope,
-  ids: readonly string[],
-  read: { version: string; nested: boolean },
-): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const values = read.version === 'published' ? sql`published_values` : sql`item_values`;
-  const withBlocks = read.nested && read.version === 'current';
-  const rows = await scope.db
+function pageStatement(
+  db: EnvQueryable,
+  page: {
+    where: ItemsWhereOf;
+    order: readonly OrderRule[];
+    limit: number;
+    offset: number;
+    read: { version: string; nested: boolean };
+    counts: RawBuilder<string> | null;
+  },
+): Promise<PageEntry[]> {
+  const keys = sql.join([
+    ...page.order.map((rule) => sql`${rule.expression} ${sql.raw(rule.direction)}`),
+    sql`seq`,
+  ]);
+  let chosen = db
     .selectFrom('items')
     .select('id')
-    .select(sql<string>`octet_length(${values}::text)`.as('bytes'))
+    // The page's order, kept for the outer statement (the same sort as the page's).
+    .select(sql<string>`row_number() over (order by ${keys})`.as('n'))
+    .select((page.counts ?? sql<string>`count(*) over ()`).as('total'))
+    .where(page.where);
+  for (const rule of page.order) chosen = chosen.orderBy(rule.expression, rule.direction);
+  const chosenPage = chosen.orderBy('seq').limit(page.limit).offset(page.offset).as('page');
+  const values = page.read.version === 'published' ? sql`published_values` : sql`item_values`;
+  const withBlocks = page.read.nested && page.read.version === 'current';
+  return db
+    .selectFrom(chosenPage)
+    .innerJoin('items', 'items.id', 'page.id')
+    .select(['page.id', 'page.total'])
+    .select(sql<string>`octet_length(items.${values}::text)`.as('bytes'))
     .$if(withBlocks, (query) =>
       query.select((eb) =>
         eb
@@ -106,15 +136,8 @@ async function pageSizes(
           .as('block_bytes'),
       ),
     )
-    .where('id', 'in', ids)
-    .execute();
-  const sizes = new Map(
-    rows.map((row) => {
-      const blockBytes = (row as { block_bytes?: string }).block_bytes;
-      return [row.id, Number(row.bytes ?? 0) + Number(blockBytes ?? 0)];
-    }),
-  );
-  return ids.map((id) => sizes.get(id) ?? 0);
+    .orderBy('page.n')
+    .execute() as Promise<PageEntry[]>;
 }
 
 /**
@@ -157,8 +180,8 @@ async function orderRules(
   if (models.length !== 1 || !models[0])
     throw invalidParams('order_by needs filter[type] naming exactly one model');
   const model = models[0];
-  const fields = (await fieldsOfModels(scope.db, [model.id])).get(model.id) ?? [];
-  const mainLocale = locale ?? (await siteLocales(scope.db))[0] ?? '';
+  const fields = (await fieldsOfModelsKept(scope, [model.id])).get(model.id) ?? [];
+  const mainLocale = locale ?? (await localesOf(scope))[0] ?? '';
   return commaList(orderBy).map((rule) => {
     const match = /^(.+)_(ASC|DESC)$/.exec(rule);
     if (!match?.[1] || !match[2])
@@ -196,7 +219,7 @@ export async function listItems(
     throw invalidParams('version must be "current" or "published"');
   if (query.type !== undefined && query.ids !== undefined)
     throw invalidParams('filter[type] and filter[ids] cannot be combined');
-  if (query.locale !== undefined && !(await siteLocales(scope.db)).includes(query.locale))
+  if (query.locale !== undefined && !(await localesOf(scope)).includes(query.locale))
     throw invalidParams(`locale "${query.locale}" is not a locale of the environment`);
 
   let models: ItemTypeRow[] = [];
@@ -207,25 +230,21 @@ export async function listItems(
         'filter[type] must name at least one model id or api_key',
         'filter[type]',
       );
-    models = await scope.db
-      .selectFrom('item_types')
-      .selectAll()
-      .where((eb) => eb.or([eb('id', 'in', keys), eb('api_key', 'in', keys)]))
-      .execute();
-    const known = new Set(models.flatMap((model) => [model.id, model.api_key]));
-    const unknown = keys.filter((key) => !known.has(key));
+    const named = await modelsNamed(scope, keys);
+    models = named.models;
+    const unknown = named.unknown;
     if (unknown.length > 0)
       throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`, 'filter[type]');
   }
   const order = query.orderBy ? await orderRules(scope, query.orderBy, models, query.locale) : [];
   const { conditions: filters, runsPatterns } =
     query.fields !== undefined || query.query !== undefined || query.onlyValid !== undefined
-      ? await filterConditions(scope.db, {
+      ? await filterConditions(scope, {
           fields: query.fields,
           query: query.query,
           onlyValid: query.onlyValid,
           models,
-          locale: query.locale ?? (await siteLocales(scope.db))[0] ?? '',
+          locale: query.locale ?? (await localesOf(scope))[0] ?? '',
           column: version === 'published' ? 'published_values' : 'item_values',
         })
       : { conditions: [], runsPatterns: false };
@@ -257,50 +276,56 @@ export async function listItems(
     filters.length === 0 &&
     readable === null &&
     (query.type === undefined || models.length > 0);
-  // The statements that read every matching record; the page's rows are read again below,
-  // by id, at most MAX_PAGE_LIMIT of them.
-  const idsAndCount = (db: EnvQueryable) => {
-    const base = db.selectFrom('items');
-    let pageIds = base.select('id').where(where);
-    for (const rule of order) pageIds = pageIds.orderBy(rule.expression, rule.direction);
+  const counts = (db: EnvQueryable) =>
+    db
+      .selectFrom('item_counts')
+      .select(sql<string>`coalesce(sum(total), 0)`.as('total'))
+      .$if(query.type !== undefined, (kept) =>
+        kept.where(
+          'item_type_id',
+          'in',
+          models.map((model) => model.id),
+        ),
+      );
+  const read = { version, nested: query.nested ?? false };
+  const pageAndTotal = async (db: EnvQueryable) => {
+    const entries = await pageStatement(db, {
+      where,
+      order,
+      limit,
+      offset,
+      read,
+      counts: byModelCounts ? sql<string>`(${counts(db)})` : null,
+    });
+    if (entries.length > 0 || offset === 0) return { entries, total: entries[0]?.total ?? 0 };
+    // A page past the end holds no row to carry the total: counted on its own.
     const total = byModelCounts
-      ? db
-          .selectFrom('item_counts')
-          .select(sql<string>`coalesce(sum(total), 0)`.as('total'))
-          .$if(query.type !== undefined, (counts) =>
-            counts.where(
-              'item_type_id',
-              'in',
-              models.map((model) => model.id),
-            ),
-          )
-      : base.select((eb) => eb.fn.countAll<string>().as('total')).where(where);
-    return Promise.all([
-      pageIds.orderBy('seq').limit(limit).offset(offset).execute(),
-      total.executeTakeFirstOrThrow(),
-    ]);
+      ? counts(db)
+      : db
+          .selectFrom('items')
+          .select((eb) => eb.fn.countAll<string>().as('total'))
+          .where(where);
+    return { entries, total: (await total.executeTakeFirstOrThrow()).total };
   };
-  const [idRows, count] = runsPatterns
-    ? await boundedPatternRun(scope.db, idsAndCount)
-    : await idsAndCount(scope.db);
-  const ids = idRows.map((row) => row.id);
-  const nested = query.nested ?? false;
+  const { entries, total } = runsPatterns
+    ? await boundedPatternRun(scope.db, pageAndTotal)
+    : await pageAndTotal(scope.db);
+  const ids = entries.map((entry) => entry.id);
   // The page is measured before it is loaded: a page over the byte cap, or one the
   // process has no room for now, is refused before a byte of it is read.
-  const bytes = checkPageBytes(await pageSizes(scope, ids, { version, nested }));
+  const bytes = checkPageBytes(
+    entries.map((entry) => Number(entry.bytes ?? 0) + Number(entry.block_bytes ?? 0)),
+  );
   options.admit?.(bytes);
   const page = await pageRows(scope, ids, version, where);
 
   const modelIds = [...new Set(page.map((row) => row.item_type_id))];
   const missing = modelIds.filter((id) => !models.some((model) => model.id === id));
-  if (missing.length > 0)
-    models = [
-      ...models,
-      ...(await scope.db.selectFrom('item_types').selectAll().where('id', 'in', missing).execute()),
-    ];
-  const fieldsByModel = await fieldsOfModels(scope.db, modelIds);
+  if (missing.length > 0) models = [...models, ...(await modelsNamed(scope, missing)).models];
+  const fieldsByModel = await fieldsOfModelsKept(scope, modelIds);
   const modelById = new Map(models.map((model) => [model.id, model]));
   const published = version === 'published';
+  const nested = read.nested;
   // The page selected one values column: the published ones under `item_values` when asked.
   const withFields = page.map((row) => ({
     ...row,
@@ -313,5 +338,5 @@ export async function listItems(
     if (!model) throw new Error(`record ${row.id} has no model`);
     return recordView(row, model, row.fields, shown[index]?.values, shown[index]?.blocks);
   });
-  return { records: await withTreeMeta(scope.db, records), total: Number(count.total) };
+  return { records: await withTreeMeta(scope.db, records), total: Number(total) };
 }
