@@ -1,16 +1,10 @@
 import type { ApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
-import {
-  apiKeyFrom,
-  FIELD_TYPES,
-  type FieldType,
-  NO_REQUIRED,
-  TARGET_VALIDATORS,
-} from '../field-types.ts';
+import { FIELD_TYPES, type FieldType, NO_REQUIRED, TARGET_VALIDATORS } from '../field-types.ts';
 import { forgetFields, type Model, type ModelField } from '../schema-data.ts';
 import { useSession } from '../session.ts';
-import { ErrorNote, Field, useAction } from '../ui.tsx';
-import { Check } from './schema-model-form.tsx';
+import { Field } from '../ui.tsx';
+import { Check, NamingFields, SchemaForm, useNaming } from './schema-form-parts.tsx';
 
 type Validators = Record<string, unknown>;
 
@@ -27,11 +21,15 @@ export function FieldForm(props: {
 }) {
   const { client } = useSession();
   const existing = (props.field?.validators ?? {}) as Validators;
-  const [label, setLabel] = useState(props.field?.label ?? '');
-  const [apiKey, setApiKey] = useState(props.field?.api_key ?? '');
+  const naming = useNaming(
+    props.field && {
+      name: props.field.label,
+      apiKey: props.field.api_key,
+      hint: props.field.hint ?? '',
+    },
+  );
   const [type, setType] = useState<FieldType>((props.field?.field_type as FieldType) ?? 'string');
   const [localized, setLocalized] = useState(props.field?.localized ?? false);
-  const [hint, setHint] = useState(props.field?.hint ?? '');
   const [required, setRequired] = useState('required' in existing);
   const length = (existing.length ?? {}) as { min?: number; max?: number };
   const [minLength, setMinLength] = useState(length.min === undefined ? '' : String(length.min));
@@ -49,8 +47,6 @@ export function FieldForm(props: {
     }
     return initial;
   });
-  const action = useAction();
-  const keyTouched = props.field !== null || apiKey !== apiKeyFrom(label);
 
   const validators = (): Validators => {
     const next: Validators = { ...existing };
@@ -83,53 +79,28 @@ export function FieldForm(props: {
     return next;
   };
 
+  const save = async () => {
+    const { name, apiKey, hint } = naming.naming;
+    const body = {
+      label: name,
+      api_key: apiKey,
+      localized,
+      hint: hint || null,
+      validators: validators(),
+    };
+    if (props.field) await client.fields.update(props.field.id, body);
+    else
+      await client.fields.create(props.model.id, {
+        ...body,
+        field_type: type,
+      } as ApiTypes.FieldCreateSchema);
+    forgetFields(client, props.model.id);
+    props.onSaved();
+  };
+
   return (
-    <form
-      onSubmit={async (event) => {
-        event.preventDefault();
-        await action.run(async () => {
-          const body = {
-            label,
-            api_key: apiKey,
-            localized,
-            hint: hint || null,
-            validators: validators(),
-          };
-          if (props.field) await client.fields.update(props.field.id, body);
-          else
-            await client.fields.create(props.model.id, {
-              ...body,
-              field_type: type,
-            } as ApiTypes.FieldCreateSchema);
-          forgetFields(client, props.model.id);
-          props.onSaved();
-        });
-      }}
-    >
-      <Field label="Label">
-        {(id) => (
-          <input
-            id={id}
-            required
-            value={label}
-            onInput={(event) => {
-              const value = event.currentTarget.value;
-              if (!keyTouched) setApiKey(apiKeyFrom(value));
-              setLabel(value);
-            }}
-          />
-        )}
-      </Field>
-      <Field label="API key">
-        {(id) => (
-          <input
-            id={id}
-            required
-            value={apiKey}
-            onInput={(event) => setApiKey(event.currentTarget.value)}
-          />
-        )}
-      </Field>
+    <SchemaForm save={save} submitLabel={props.field ? 'Save field' : 'Add field'}>
+      <NamingFields nameLabel="Label" state={naming} />
       <Field label="Type">
         {(id) => (
           <select
@@ -150,11 +121,6 @@ export function FieldForm(props: {
               </option>
             ))}
           </select>
-        )}
-      </Field>
-      <Field label="Hint">
-        {(id) => (
-          <input id={id} value={hint} onInput={(event) => setHint(event.currentTarget.value)} />
         )}
       </Field>
       {props.model.modular_block ? null : (
@@ -220,10 +186,6 @@ export function FieldForm(props: {
             ))}
         </fieldset>
       ))}
-      <ErrorNote error={action.error} />
-      <button type="submit" disabled={action.busy}>
-        {props.field ? 'Save field' : 'Add field'}
-      </button>
-    </form>
+    </SchemaForm>
   );
 }
