@@ -48,6 +48,35 @@ ${chunks.map((file) => `<link rel="modulepreload" href="__BASE___console/${file}
 }
 
 /**
+ * The pages people open by their URL (a model's records, an editing link); the others are
+ * reached from inside the console, their code fetched on the way.
+ */
+const PRELOADED_PAGES = ['pages/record-list.tsx', 'pages/record-editor.tsx'];
+
+/**
+ * The chunks fetched at once, beside the entry: what the entry and the preloaded pages
+ * import statically, and those pages' own chunks. A list or an editing link opened by
+ * its URL then does not wait for the shell to ask for its code; the other pages' code
+ * does not compete with it for the first paint.
+ */
+function preloadedChunks(metafile, entry) {
+  const roots = Object.entries(metafile.outputs)
+    .filter(([, output]) => PRELOADED_PAGES.some((page) => output.entryPoint?.endsWith(page)))
+    .map(([file]) => file);
+  const found = new Set();
+  const visit = (file) => {
+    if (found.has(file)) return;
+    found.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? []) {
+      if (imported.kind === 'import-statement') visit(imported.path);
+    }
+  };
+  for (const root of [entry, ...roots]) visit(root);
+  found.delete(entry);
+  return [...found].filter((file) => file.endsWith('.js'));
+}
+
+/**
  * Returns the folder holding index.html and `assets/`. Concurrent starts may build the
  * same hash together: each builds in a folder of its own and renames it into place; a
  * loser of the rename finds the winner's identical output there.
@@ -77,13 +106,11 @@ export async function buildConsole(cacheDir) {
     define: { 'process.env.NODE_ENV': '"production"' },
   });
   const outputs = Object.entries(result.metafile.outputs);
-  const entry = outputs.find(([, output]) => output.entryPoint)?.[0];
+  // esbuild marks each page's chunk (a dynamic import) as an entry point too: the page's
+  // own entry is the one built from main.tsx.
+  const entry = outputs.find(([, output]) => output.entryPoint?.endsWith('main.tsx'))?.[0];
   const styles = outputs.filter(([file]) => file.endsWith('.css')).map(([file]) => basename(file));
-  // Every page's chunk is fetched at once, beside the entry: a page opened by its URL
-  // (an editing link) does not wait for the shell to ask for its code.
-  const chunks = outputs
-    .filter(([file, output]) => file.endsWith('.js') && !output.entryPoint)
-    .map(([file]) => basename(file));
+  const chunks = preloadedChunks(result.metafile, entry).map((file) => basename(file));
   if (!entry) throw new Error('the console build produced no entry script');
   writeFileSync(join(scratch, 'index.html'), indexHtml(basename(entry), styles, chunks));
   mkdirSync(cacheDir, { recursive: true });

@@ -1,6 +1,9 @@
+import type { Client } from '@datocms/cma-client-browser';
 import type { JSX } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useMemo } from 'preact/hooks';
 import { lazyPage } from './lazy.tsx';
+import { preloadRecordList } from './pages/record-list-data.ts';
+import { preloadRoute } from './preload.ts';
 import { match, navigate, useLocation } from './router.ts';
 import { useSession } from './session.ts';
 import { Link, useAsync } from './ui.tsx';
@@ -15,7 +18,13 @@ const MediaPage = lazyPage(() => import('./pages/media.tsx').then((m) => m.Media
 const ProjectPage = lazyPage(() => import('./pages/project.tsx').then((m) => m.ProjectPage));
 
 type Params = Record<string, string>;
-type Route = { pattern: string; title: string; page: (params: Params) => JSX.Element };
+type Route = {
+  pattern: string;
+  title: string;
+  page: (params: Params) => JSX.Element;
+  /** Starts the page's API reads while its chunk loads (see preload.ts). */
+  preload?: (client: Client, params: Params, search: URLSearchParams) => void;
+};
 
 /** The console's pages, below `editor/<environment>/`. */
 const ROUTES: Route[] = [
@@ -24,6 +33,7 @@ const ROUTES: Route[] = [
     pattern: 'item_types/:modelId/items',
     title: 'Records',
     page: (p) => <RecordList modelId={p.modelId ?? ''} />,
+    preload: (client, p, search) => preloadRecordList(client, p.modelId ?? '', search),
   },
   {
     pattern: 'item_types/:modelId/items/new',
@@ -64,12 +74,18 @@ const SECTIONS = [
 
 export function Shell() {
   const { client, environment, signOut } = useSession();
-  const { path } = useLocation();
+  const { path, search } = useLocation();
   const rest = path.split('/').slice(2).join('/').replace(/\/$/, '');
   const environments = useAsync(() => client.environments.list(), [client]);
   const found = ROUTES.map((route) => ({ route, params: match(route.pattern, rest) })).find(
     (candidate) => candidate.params,
   );
+  // Once per page visit (the page is keyed by `rest` below, with the query it opened
+  // with), before the page renders.
+  useMemo(() => {
+    if (found?.route.preload && found.params) found.route.preload(client, found.params, search);
+    else preloadRoute({});
+  }, [client, rest]);
   const title = found?.route.title ?? 'Not found';
   useEffect(() => {
     document.title = `${title} · ${environment} · Fieldhouse`;

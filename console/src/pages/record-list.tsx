@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { navigate, useLocation } from '../router.ts';
-import { displayValue, modelFields, titleField } from '../schema-data.ts';
+import { displayValue, titleField } from '../schema-data.ts';
 import { useSession } from '../session.ts';
 import { Link, Loaded, useAsync } from '../ui.tsx';
+import { listQuery, loadListSchema, loadRecords, PAGE_SIZE } from './record-list-data.ts';
 
-const PAGE_SIZE = 25;
 const ORDERS = [
   ['_updated_at_DESC', 'Recently updated'],
   ['_updated_at_ASC', 'Least recently updated'],
@@ -20,30 +20,12 @@ const STATUSES = ['', 'draft', 'updated', 'published'] as const;
 export function RecordList(props: { modelId: string }) {
   const { client, environment } = useSession();
   const { path, search } = useLocation();
-  const query = search.get('q') ?? '';
-  const status = search.get('status') ?? '';
-  const order = search.get('order') ?? '_updated_at_DESC';
-  const page = Math.max(0, Number(search.get('page') ?? 0) || 0);
+  const list = listQuery(search);
+  const { query, status, order, page } = list;
   const [draft, setDraft] = useState(query);
-  const schema = useAsync(async () => {
-    const [model, fields] = await Promise.all([
-      client.itemTypes.find(props.modelId),
-      modelFields(client, props.modelId),
-    ]);
-    return { model, fields };
-  }, [client, props.modelId]);
+  const schema = useAsync(() => loadListSchema(client, props.modelId), [client, props.modelId]);
   const records = useAsync(
-    () =>
-      client.items.rawList({
-        filter: {
-          type: props.modelId,
-          ...(query ? { query } : {}),
-          ...(status ? { fields: { _status: { eq: status } } } : {}),
-        },
-        order_by: order,
-        page: { offset: page * PAGE_SIZE, limit: PAGE_SIZE },
-        version: 'current',
-      }),
+    () => loadRecords(client, props.modelId, list),
     [client, props.modelId, query, status, order, page],
   );
   const update = (changes: Record<string, string>) => {
