@@ -243,6 +243,89 @@ describe('the web console', () => {
     }
   });
 
+  test("orders a sortable model's records by button and by drag, and acts on several at once", async () => {
+    const client = server.client();
+    const workflow = await client.workflows.create({
+      name: 'Review',
+      api_key: 'review',
+      stages: [
+        { id: 'drafting', name: 'Drafting' },
+        { id: 'approved', name: 'Approved' },
+      ],
+    });
+    const model = await client.itemTypes.create({
+      name: 'Chapter',
+      api_key: 'chapter',
+      sortable: true,
+      draft_mode_active: true,
+      workflow: { type: 'workflow', id: workflow.id },
+    });
+    await client.fields.create(model.id, { label: 'Name', api_key: 'name', field_type: 'string' });
+    const ids: Record<string, string> = {};
+    for (const name of ['One', 'Two', 'Three']) {
+      ids[name] = (
+        await client.items.create({ item_type: { type: 'item_type', id: model.id }, name })
+      ).id;
+    }
+    const positions = async () => {
+      const records = await client.items.list({
+        filter: { type: model.id },
+        order_by: 'position_ASC',
+      });
+      return records.map((record) => record.name).join(',');
+    };
+    const until = async (check: () => Promise<boolean>) => {
+      while (!(await check())) await page.waitForTimeout(100);
+    };
+    const rowNames = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('tbody tr td:nth-child(2)'))
+          .map((cell) => cell.textContent)
+          .join(','),
+      );
+
+    await page.goto(`${server.baseUrl}/editor/main/item_types/${model.id}/items`);
+    await page.getByLabel('Sort').selectOption('position_ASC');
+    await page.getByRole('columnheader', { name: 'Order' }).waitFor();
+    assert.equal(await rowNames(), 'One,Two,Three');
+    await assertAccessible(page, 'the record list in manual order');
+    // The keyboard's way: a button per direction.
+    await page.getByRole('button', { name: 'Move Two up' }).click();
+    await until(async () => (await positions()) === 'Two,One,Three');
+    await page.waitForFunction(
+      () => document.querySelector('tbody tr td:nth-child(2)')?.textContent === 'Two',
+    );
+    // Drag and drop: Three dropped on the first row takes its place.
+    await page.getByRole('row', { name: /Three/ }).dragTo(page.getByRole('row', { name: /Two/ }));
+    await until(async () => (await positions()) === 'Three,Two,One');
+
+    // Bulk actions, through the CMA's bulk endpoints.
+    await page.waitForFunction(
+      () => document.querySelector('tbody tr td:nth-child(2)')?.textContent === 'Three',
+    );
+    await page.getByLabel('Select One').check();
+    await page.getByLabel('Select Two').check();
+    const bulk = page.getByRole('region', { name: 'Bulk actions' });
+    await bulk.getByText('2 selected').waitFor();
+    await assertAccessible(page, 'the record list with a selection');
+    await bulk.getByRole('button', { name: 'Publish selected', exact: true }).click();
+    await until(async () => {
+      const records = await client.items.list({ filter: { ids: `${ids.One},${ids.Two}` } });
+      return records.every((record) => record.meta.status === 'published');
+    });
+    assert.equal((await client.items.find(ids.Three as string)).meta.status, 'draft');
+    await page.getByLabel('Select Three').check();
+    await page.getByLabel('Stage').selectOption('approved');
+    await page.getByRole('button', { name: 'Move to stage' }).click();
+    await until(
+      async () => (await client.items.find(ids.Three as string)).meta.stage === 'approved',
+    );
+    await page.getByLabel('Select Three').check();
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await page.getByText('2 records').waitFor();
+    assert.equal(await positions(), 'Two,One');
+  });
+
   test("shows the webhook's deliveries, and resends one", async () => {
     await receiver.waitForRequests(1);
     await page.goto(`${server.baseUrl}/editor/main/project/webhooks`);

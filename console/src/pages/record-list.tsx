@@ -1,9 +1,12 @@
+import type { RawApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
 import { navigate, useLocation } from '../router.ts';
-import { displayValue, titleField } from '../schema-data.ts';
+import { displayValue, type Model, type ModelField, titleField } from '../schema-data.ts';
 import { useSession } from '../session.ts';
-import { Link, Loaded, useAsync } from '../ui.tsx';
+import { ErrorNote, Link, Loaded, useAsync } from '../ui.tsx';
+import { BulkActions } from './record-bulk-actions.tsx';
 import { listQuery, loadListSchema, loadRecords, PAGE_SIZE } from './record-list-data.ts';
+import { useOrdering } from './record-ordering.tsx';
 
 const ORDERS = [
   ['_updated_at_DESC', 'Recently updated'],
@@ -11,6 +14,8 @@ const ORDERS = [
   ['_created_at_DESC', 'Newest'],
   ['_created_at_ASC', 'Oldest'],
 ] as const;
+/** Sortable and tree models also list by hand-set position, where rows can be moved. */
+const MANUAL_ORDER = 'position_ASC';
 const STATUSES = ['', 'draft', 'updated', 'published'] as const;
 
 /**
@@ -82,6 +87,9 @@ export function RecordList(props: { modelId: string }) {
                 value={order}
                 onChange={(event) => update({ order: event.currentTarget.value, page: '0' })}
               >
+                {model.sortable || model.tree ? (
+                  <option value={MANUAL_ORDER}>Manual order</option>
+                ) : null}
                 {ORDERS.map(([value, label]) => (
                   <option key={value} value={value}>
                     {label}
@@ -95,44 +103,14 @@ export function RecordList(props: { modelId: string }) {
                 const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
                 return (
                   <>
-                    <div class="table-wrap">
-                      <table>
-                        <caption class="muted">
-                          {total} record{total === 1 ? '' : 's'}
-                        </caption>
-                        <thead>
-                          <tr>
-                            <th scope="col">{title?.label ?? 'Record'}</th>
-                            <th scope="col">Status</th>
-                            <th scope="col">Updated</th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {result.data.map((record) => {
-                            const shown = title
-                              ? displayValue(record.attributes[title.api_key], title.localized)
-                              : '';
-                            return (
-                              <tr key={record.id}>
-                                <td>
-                                  <Link
-                                    to={`editor/${environment}/item_types/${model.id}/items/${record.id}/edit`}
-                                  >
-                                    {shown || `#${record.id}`}
-                                  </Link>
-                                </td>
-                                <td>
-                                  <span class={`badge ${record.meta.status}`}>
-                                    {record.meta.status}
-                                  </span>
-                                </td>
-                                <td>{new Date(record.meta.updated_at).toLocaleString()}</td>
-                              </tr>
-                            );
-                          })}
-                        </tbody>
-                      </table>
-                    </div>
+                    <RecordTable
+                      model={model}
+                      title={title}
+                      records={result.data}
+                      total={total}
+                      manualOrder={order === MANUAL_ORDER && (model.sortable || model.tree)}
+                      reload={records.reload}
+                    />
                     <nav class="pagination" aria-label="Pages">
                       <button
                         type="button"
@@ -162,5 +140,115 @@ export function RecordList(props: { modelId: string }) {
         );
       }}
     </Loaded>
+  );
+}
+
+/**
+ * A page of records: each can be selected for a bulk action and, listed in manual order,
+ * moved by drag and drop or its Move buttons.
+ */
+function RecordTable(props: {
+  model: Model;
+  title: ModelField | undefined;
+  records: RawApiTypes.Item[];
+  total: number;
+  manualOrder: boolean;
+  reload: () => void;
+}) {
+  const { environment } = useSession();
+  const { model, title, records } = props;
+  const [selected, setSelected] = useState<string[]>([]);
+  const ordering = useOrdering(records, props.reload);
+  const onPage = records.map((record) => record.id);
+  const allSelected = onPage.length > 0 && onPage.every((id) => selected.includes(id));
+  const toggle = (id: string, checked: boolean) =>
+    setSelected((current) =>
+      checked ? [...current, id] : current.filter((entry) => entry !== id),
+    );
+  const name = (record: RawApiTypes.Item) =>
+    (title ? displayValue(record.attributes[title.api_key], title.localized) : '') ||
+    `#${record.id}`;
+  return (
+    <>
+      {selected.length > 0 ? (
+        <BulkActions
+          model={model}
+          selected={selected}
+          onDone={() => {
+            setSelected([]);
+            props.reload();
+          }}
+        />
+      ) : null}
+      <ErrorNote error={ordering.action.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="muted">
+            {props.total} record{props.total === 1 ? '' : 's'}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select all records on this page"
+                  checked={allSelected}
+                  onChange={(event) => setSelected(event.currentTarget.checked ? onPage : [])}
+                />
+              </th>
+              <th scope="col">{title?.label ?? 'Record'}</th>
+              <th scope="col">Status</th>
+              {model.workflow ? <th scope="col">Stage</th> : null}
+              <th scope="col">Updated</th>
+              {props.manualOrder ? <th scope="col">Order</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {records.map((record, index) => (
+              <tr key={record.id} {...(props.manualOrder ? ordering.rowProps(record) : {})}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${name(record)}`}
+                    checked={selected.includes(record.id)}
+                    onChange={(event) => toggle(record.id, event.currentTarget.checked)}
+                  />
+                </td>
+                <td>
+                  <Link to={`editor/${environment}/item_types/${model.id}/items/${record.id}/edit`}>
+                    {name(record)}
+                  </Link>
+                </td>
+                <td>
+                  <span class={`badge ${record.meta.status}`}>{record.meta.status}</span>
+                </td>
+                {model.workflow ? <td data-testid="record-stage">{record.meta.stage}</td> : null}
+                <td>{new Date(record.meta.updated_at).toLocaleString()}</td>
+                {props.manualOrder ? (
+                  <td class="row">
+                    <button
+                      type="button"
+                      class="ghost"
+                      disabled={ordering.action.busy || !ordering.canMove(index, -1)}
+                      onClick={() => ordering.moveUp(index)}
+                    >
+                      ↑<span class="sr-only"> Move {name(record)} up</span>
+                    </button>
+                    <button
+                      type="button"
+                      class="ghost"
+                      disabled={ordering.action.busy || !ordering.canMove(index, 1)}
+                      onClick={() => ordering.moveDown(index)}
+                    >
+                      ↓<span class="sr-only"> Move {name(record)} down</span>
+                    </button>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }
