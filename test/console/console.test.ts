@@ -20,6 +20,7 @@ let browser: Browser;
 let page: Page;
 let receiver: Receiver;
 let recordUrl = '';
+let chapter = { modelId: '', recordId: '' };
 
 before(async () => {
   await server.ready();
@@ -191,7 +192,7 @@ describe('the web console', () => {
     await page.waitForURL(/\/editor\/main\/item_types\/[^/]+\/items\/[^/]+\/edit$/);
     recordUrl = page.url();
     await page.getByTestId('record-status').getByText('draft').waitFor();
-    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByTestId('record-status').getByText('published').waitFor();
     await screenshot(page, 'record-editor');
 
@@ -324,6 +325,33 @@ describe('the web console', () => {
     await page.getByRole('button', { name: 'Delete selected' }).click();
     await page.getByText('2 records').waitFor();
     assert.equal(await positions(), 'Two,One');
+    chapter = { modelId: model.id, recordId: ids.Two as string };
+  });
+
+  test('moves a record to a workflow stage and schedules its unpublishing in the editor', async () => {
+    const client = server.client();
+    await page.goto(
+      `${server.baseUrl}/editor/main/item_types/${chapter.modelId}/items/${chapter.recordId}/edit`,
+    );
+    await page.getByTestId('record-stage').getByText('Drafting').waitFor();
+    await page.getByLabel('Move to').selectOption('approved');
+    await page.getByRole('button', { name: 'Move to stage' }).click();
+    await page.getByTestId('record-stage').getByText('Approved').waitFor();
+    assert.equal((await client.items.find(chapter.recordId)).meta.stage, 'approved');
+
+    await page.getByLabel('Unpublish at').fill('2031-05-06T07:08');
+    await page.getByRole('button', { name: 'Schedule unpublishing' }).click();
+    await page.getByTestId('scheduled-unpublish').waitFor();
+    const scheduled = (await client.items.find(chapter.recordId)).meta.unpublishing_scheduled_at;
+    assert.equal(
+      new Date(scheduled ?? '').getTime(),
+      new Date('2031-05-06T07:08').getTime(),
+      'the local time typed, as the browser (same machine, same zone) reads it',
+    );
+    await assertAccessible(page, 'the record editor with stage and schedule');
+    await page.getByRole('button', { name: 'Cancel scheduled unpublishing' }).click();
+    await page.getByTestId('scheduled-unpublish').waitFor({ state: 'detached' });
+    assert.equal((await client.items.find(chapter.recordId)).meta.unpublishing_scheduled_at, null);
   });
 
   test("shows the webhook's deliveries, and resends one", async () => {

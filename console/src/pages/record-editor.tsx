@@ -7,6 +7,8 @@ import { navigate } from '../router.ts';
 import { type Model, type ModelField, modelFields } from '../schema-data.ts';
 import { useSession } from '../session.ts';
 import { ErrorNote, Link, Loaded, useAction, useAsync } from '../ui.tsx';
+import { RecordSchedule } from './record-schedule.tsx';
+import { RecordStage } from './record-stage.tsx';
 
 type Values = Record<string, unknown>;
 type EditorData = {
@@ -220,6 +222,8 @@ function Editor(props: EditorData & { reload: () => void }) {
               </button>
             ) : null}
           </div>
+          <RecordStage model={model} record={record} onChanged={props.reload} />
+          <RecordSchedule record={record} onChanged={props.reload} />
           <Versions record={record} onRestored={props.reload} />
         </aside>
       ) : null}
