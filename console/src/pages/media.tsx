@@ -3,14 +3,18 @@ import { useState } from 'preact/hooks';
 import { MediaBrowser } from '../media-browser.tsx';
 import { useSession } from '../session.ts';
 import { ErrorNote, Field, Loaded, TextField, useAction, useAsync } from '../ui.tsx';
+import { type Collection, MediaCollections } from './media-collections.tsx';
 
 /** The media library page: the browser, and the chosen upload's details beside it. */
 export function MediaPage() {
   const [selected, setSelected] = useState<ApiTypes.Upload | null>(null);
   const [refresh, setRefresh] = useState(0);
+  const { client } = useSession();
+  const collections = useAsync(() => client.uploadCollections.list(), [client]);
   return (
     <>
       <h1>Media</h1>
+      <MediaCollections collections={collections} />
       <div class="editor-layout">
         <MediaBrowser selected={selected?.id ?? null} onSelect={setSelected} refresh={refresh} />
         <aside aria-label="Asset details">
@@ -18,6 +22,7 @@ export function MediaPage() {
             <UploadDetails
               key={selected.id}
               upload={selected}
+              collections={collections.data ?? []}
               onSaved={(upload) => {
                 setSelected(upload);
                 setRefresh((value) => value + 1);
@@ -38,6 +43,7 @@ export function MediaPage() {
 
 function UploadDetails(props: {
   upload: ApiTypes.Upload;
+  collections: Collection[];
   onSaved: (upload: ApiTypes.Upload) => void;
   onDestroyed: () => void;
 }) {
@@ -49,6 +55,7 @@ function UploadDetails(props: {
   const [alt, setAlt] = useState(metadata.alt?.[locale] ?? '');
   const [title, setTitle] = useState(metadata.title?.[locale] ?? '');
   const [tags, setTags] = useState(props.upload.tags.join(', '));
+  const [collection, setCollection] = useState(props.upload.upload_collection?.id ?? '');
   const [focal, setFocal] = useState(
     metadata.focal_point ? `${metadata.focal_point.x}, ${metadata.focal_point.y}` : '',
   );
@@ -82,6 +89,7 @@ function UploadDetails(props: {
                 .split(',')
                 .map((tag) => tag.trim())
                 .filter(Boolean),
+              upload_collection: collection ? { type: 'upload_collection', id: collection } : null,
               default_field_metadata: {
                 alt: { ...metadata.alt, [locale]: alt || null },
                 title: { ...metadata.title, [locale]: title || null },
@@ -106,6 +114,22 @@ function UploadDetails(props: {
           onInput={setFocal}
         />
         <TextField label="Tags" hint="Comma-separated" value={tags} onInput={setTags} />
+        <Field label="Collection">
+          {(id) => (
+            <select
+              id={id}
+              value={collection}
+              onChange={(e) => setCollection(e.currentTarget.value)}
+            >
+              <option value="">None</option>
+              {props.collections.map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <ErrorNote error={action.error} />
         <div class="row">
           <button type="submit" disabled={action.busy}>
