@@ -156,6 +156,35 @@ describe('the web console', () => {
     await screenshot(page, 'media');
   });
 
+  test('keeps upload collections: adds, renames and deletes them, and moves an upload in', async () => {
+    const client = server.client();
+    await page.getByText('Collections', { exact: true }).click();
+    for (const label of ['Covers', 'Spare']) {
+      await page.getByLabel('New collection').fill(label);
+      await page.getByRole('button', { name: 'Add collection' }).click();
+      await page.getByLabel(`Name of ${label}`).waitFor();
+    }
+    await page.getByLabel('Name of Covers').fill('Cover images');
+    await page.getByRole('button', { name: 'Rename' }).first().click();
+    await page.getByLabel('Name of Cover images').waitFor();
+    await page.getByRole('button', { name: 'Delete Spare' }).click();
+    await page.getByLabel('Name of Spare').waitFor({ state: 'detached' });
+    const collections = await client.uploadCollections.list();
+    assert.deepEqual(
+      collections.map((collection) => collection.label),
+      ['Cover images'],
+    );
+    await assertAccessible(page, 'the media library with its collections');
+    await page.getByRole('button', { name: 'cover.png' }).click();
+    await page.getByLabel('Collection', { exact: true }).selectOption({ label: 'Cover images' });
+    await page.getByRole('button', { name: 'Save asset' }).click();
+    let upload = (await client.uploads.list())[0];
+    while (upload?.upload_collection?.id !== collections[0]?.id) {
+      await page.waitForTimeout(100);
+      upload = (await client.uploads.list())[0];
+    }
+  });
+
   test('adds a webhook in the project settings', async () => {
     await openSection('Project');
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -288,7 +317,7 @@ describe('the web console', () => {
     await page.goto(`${server.baseUrl}/editor/main/item_types/${model.id}/items`);
     await page.getByLabel('Sort').selectOption('position_ASC');
     await page.getByRole('columnheader', { name: 'Order' }).waitFor();
-    assert.equal(await rowNames(), 'One,Two,Three');
+    await until(async () => (await rowNames()) === 'One,Two,Three');
     await assertAccessible(page, 'the record list in manual order');
     // The keyboard's way: a button per direction.
     await page.getByRole('button', { name: 'Move Two up' }).click();
@@ -352,6 +381,81 @@ describe('the web console', () => {
     await page.getByRole('button', { name: 'Cancel scheduled unpublishing' }).click();
     await page.getByTestId('scheduled-unpublish').waitFor({ state: 'detached' });
     assert.equal((await client.items.find(chapter.recordId)).meta.unpublishing_scheduled_at, null);
+  });
+
+  test('edits structured text with marks, links and lists', async () => {
+    const client = server.client();
+    const model = await client.itemTypes.create({ name: 'Note', api_key: 'note' });
+    await client.fields.create(model.id, {
+      label: 'Content',
+      api_key: 'content',
+      field_type: 'structured_text',
+      validators: {
+        structured_text_blocks: { item_types: [] },
+        structured_text_links: { item_types: [] },
+      },
+    });
+    await page.goto(`${server.baseUrl}/editor/main/item_types/${model.id}/items/new`);
+    await page.getByText('Add paragraph', { exact: true }).click();
+    await page.getByLabel('Node 1 text').fill('Say **hello** to _the_ `world`');
+    await page.getByText('Add paragraph', { exact: true }).click();
+    await page.getByLabel('Node 2 kind').selectOption('ul');
+    await page.getByLabel('Node 2 text').fill('first\n[second](https://example.com/a)');
+    await assertAccessible(page, 'the structured-text editor');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.waitForURL(/\/items\/[^/]+\/edit$/);
+    const [record] = await client.items.list({ filter: { type: model.id } });
+    const paragraph = { type: 'paragraph' };
+    assert.deepEqual(record?.content, {
+      schema: 'dast',
+      document: {
+        type: 'root',
+        children: [
+          {
+            ...paragraph,
+            children: [
+              { type: 'span', value: 'Say ' },
+              { type: 'span', value: 'hello', marks: ['strong'] },
+              { type: 'span', value: ' to ' },
+              { type: 'span', value: 'the', marks: ['emphasis'] },
+              { type: 'span', value: ' ' },
+              { type: 'span', value: 'world', marks: ['code'] },
+            ],
+          },
+          {
+            type: 'list',
+            style: 'bulleted',
+            children: [
+              {
+                type: 'listItem',
+                children: [{ ...paragraph, children: [{ type: 'span', value: 'first' }] }],
+              },
+              {
+                type: 'listItem',
+                children: [
+                  {
+                    ...paragraph,
+                    children: [
+                      {
+                        type: 'link',
+                        url: 'https://example.com/a',
+                        children: [{ type: 'span', value: 'second' }],
+                      },
+                    ],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    });
+    // Opened again, the markup reads back as it was written.
+    await page.getByLabel('Node 1 text').waitFor();
+    assert.equal(
+      await page.getByLabel('Node 1 text').inputValue(),
+      'Say **hello** to _the_ `world`',
+    );
   });
 
   test("shows the webhook's deliveries, and resends one", async () => {

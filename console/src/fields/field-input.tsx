@@ -138,7 +138,7 @@ export function FieldInput(props: InputProps) {
 }
 
 /** An ISO instant as a datetime-local input's value, in the browser's zone. */
-function toLocalInput(iso: string): string {
+export function toLocalInput(iso: string): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return '';
   const offset = date.getTimezoneOffset() * 60_000;

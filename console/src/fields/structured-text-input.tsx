@@ -1,20 +1,22 @@
 import { isBlock } from './blocks.ts';
 import { AddBlock, allowedBlocks, BlockEditor } from './blocks-input.tsx';
 import type { InputProps } from './field-input.tsx';
+import {
+  isEditableText,
+  MarkupHint,
+  type TextNode,
+  TextNodeEditor,
+} from './structured-text-node.tsx';
 
-type Span = { type: 'span'; value: string; marks?: string[] };
-type TextNode = { type: 'paragraph' | 'heading'; level?: number; children: Span[] | unknown[] };
 type BlockNode = { type: 'block'; item: unknown };
 type Node = TextNode | BlockNode | { type: string; [key: string]: unknown };
 type Dast = { schema: 'dast'; document: { type: 'root'; children: Node[] } };
 
-const plainText = (node: TextNode) =>
-  (node.children as Span[]).map((child) => (child.type === 'span' ? child.value : '')).join('');
-
 /**
- * Structured text, editable at the level of its top nodes: paragraphs and headings as
- * plain text (editing one replaces its spans by one unmarked span), blocks with their
- * own fields, and other nodes (lists, code, quotes) kept as they are and shown read-only.
+ * Structured text, editable at the level of its top nodes: paragraphs, headings and lists
+ * as text with inline markup for marks and links (structured-text-node.tsx), blocks with
+ * their own fields, and other nodes (code, quotes, inline records, other marks) kept as
+ * they are and shown read-only.
  */
 export function StructuredTextInput(props: InputProps) {
   const value = props.value as Dast | null;
@@ -26,8 +28,10 @@ export function StructuredTextInput(props: InputProps) {
   const replace = (index: number, node: Node) =>
     set(nodes.map((item, at) => (at === index ? node : item)));
   const remove = (index: number) => set(nodes.filter((_, at) => at !== index));
+  const hintId = `${props.id}-markup`;
   return (
     <div class="stack">
+      <MarkupHint id={hintId} />
       {nodes.map((node, index) => {
         const key = `${index}-${node.type}`;
         const removeButton = (
@@ -35,49 +39,16 @@ export function StructuredTextInput(props: InputProps) {
             Remove node {index + 1}
           </button>
         );
-        if (node.type === 'paragraph' || node.type === 'heading') {
-          const text = node as TextNode;
-          const kind = text.type === 'heading' ? `h${text.level ?? 1}` : 'p';
+        if (isEditableText(node)) {
           return (
-            <div class="card" key={key}>
-              <header>
-                <select
-                  aria-label={`Node ${index + 1} kind`}
-                  value={kind}
-                  onChange={(e) => {
-                    const chosen = e.currentTarget.value;
-                    replace(
-                      index,
-                      chosen === 'p'
-                        ? { type: 'paragraph', children: text.children }
-                        : {
-                            type: 'heading',
-                            level: Number(chosen.slice(1)),
-                            children: text.children,
-                          },
-                    );
-                  }}
-                >
-                  <option value="p">Paragraph</option>
-                  {[1, 2, 3, 4, 5, 6].map((level) => (
-                    <option key={level} value={`h${level}`}>
-                      Heading {level}
-                    </option>
-                  ))}
-                </select>
-                {removeButton}
-              </header>
-              <textarea
-                aria-label={`Node ${index + 1} text`}
-                value={plainText(text)}
-                onInput={(e) =>
-                  replace(index, {
-                    ...text,
-                    children: [{ type: 'span', value: e.currentTarget.value }],
-                  })
-                }
-              />
-            </div>
+            <TextNodeEditor
+              key={key}
+              node={node as TextNode}
+              index={index}
+              hintId={hintId}
+              onChange={(next) => replace(index, next)}
+              actions={removeButton}
+            />
           );
         }
         if (node.type === 'block' && isBlock((node as BlockNode).item)) {

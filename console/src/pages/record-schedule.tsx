@@ -1,16 +1,10 @@
 import type { ApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
+import { toLocalInput } from '../fields/field-input.tsx';
 import { useSession } from '../session.ts';
 import { ErrorNote, Field, useAction } from '../ui.tsx';
 
 type Kind = 'publish' | 'unpublish';
-
-/** `<input type="datetime-local">` speaks local time without a zone; the API, ISO 8601. */
-function toLocalInput(iso: string): string {
-  const date = new Date(iso);
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
-}
 
 /**
  * A record's scheduled publication and unpublishing: each shown when set, set to a date,
