@@ -1,9 +1,7 @@
 import type { ApiTypes } from '@datocms/cma-client-browser';
-import { useState } from 'preact/hooks';
 import { useSession } from '../session.ts';
-import { ErrorNote, useAction, useAsync } from '../ui.tsx';
-
-type Stage = { id: string; name: string };
+import { ErrorNote, useAction } from '../ui.tsx';
+import { MoveToStage, useWorkflowStages } from './move-to-stage.tsx';
 
 /**
  * What can be done to the selected records at once, through the CMA's bulk endpoints (one
@@ -16,13 +14,7 @@ export function BulkActions(props: {
   onDone: () => void;
 }) {
   const { client } = useSession();
-  const workflowId = props.model.workflow?.id;
-  const stages = useAsync(
-    async (): Promise<Stage[]> =>
-      workflowId ? (await client.workflows.find(workflowId)).stages : [],
-    [client, workflowId],
-  );
-  const [stage, setStage] = useState('');
+  const stages = useWorkflowStages(props.model);
   const action = useAction();
   const items = props.selected.map((id) => ({ type: 'item' as const, id }));
   const run = (call: () => Promise<unknown>) =>
@@ -62,30 +54,13 @@ export function BulkActions(props: {
         Delete selected
       </button>
       {(stages.data ?? []).length > 0 ? (
-        <form
-          class="row"
-          onSubmit={(event) => {
-            event.preventDefault();
-            if (stage) run(() => client.items.bulkMoveToStage({ stage, items }));
-          }}
-        >
-          <label for="bulk-stage">Stage</label>
-          <select
-            id="bulk-stage"
-            value={stage}
-            onChange={(event) => setStage(event.currentTarget.value)}
-          >
-            <option value="">Choose…</option>
-            {(stages.data ?? []).map((entry) => (
-              <option key={entry.id} value={entry.id}>
-                {entry.name}
-              </option>
-            ))}
-          </select>
-          <button type="submit" class="ghost" disabled={action.busy || !stage}>
-            Move to stage
-          </button>
-        </form>
+        <MoveToStage
+          id="bulk-stage"
+          label="Stage"
+          stages={stages.data ?? []}
+          busy={action.busy}
+          onMove={(stage) => run(() => client.items.bulkMoveToStage({ stage, items }))}
+        />
       ) : null}
       <ErrorNote error={action.error ?? stages.error} />
     </section>
