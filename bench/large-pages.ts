@@ -107,7 +107,8 @@ try {
         Array.from({ length: concurrency }, async () => {
           const response = await fetch(page, { headers });
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-          bytes += await drain(response);
+          const answered = await drain(response);
+          bytes += answered;
         }),
       );
       done = true;
