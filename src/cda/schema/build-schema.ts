@@ -29,6 +29,7 @@ import { type BlockModels, deepFilterInputs } from './deep-filter-inputs.ts';
 import { type FieldTypeRegistry, servesField } from './field-config.ts';
 import { localesFilterInput } from './filters/locales-filter.ts';
 import { inverseFields, type ReferencingModel } from './inverse-fields.ts';
+import { leanFields } from './lean-config.ts';
 import { modelFilter, modelOrderBy } from './model-inputs.ts';
 import { localeEnumName, modelNames, pascalName } from './names.ts';
 import { recordType } from './record-type.ts';
@@ -70,7 +71,7 @@ function multiLocaleTypes(siteLocale: GraphQLEnumType) {
     if (!type) {
       type = new GraphQLObjectType({
         name,
-        fields: { locale: { type: siteLocale }, value: { type: inner } },
+        fields: leanFields({ locale: { type: siteLocale }, value: { type: inner } }),
       });
       made.set(name, type);
     }
@@ -246,7 +247,7 @@ export function buildDeliverySchema(
     };
   }
   return new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: query }),
+    query: new GraphQLObjectType({ name: 'Query', fields: leanFields(query) }),
     // Record and block types no root reaches (link or block field targets only) must still be in the schema.
     types: [RecordInterface, files.FileFieldInterface, ...types.values()],
     // The environment's locales, for the resolvers' default locale.

@@ -8,6 +8,7 @@ import {
 } from 'graphql';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
+import { leanEnumValues, leanInputFields } from './lean-config.ts';
 import { camelName, type ModelNames } from './names.ts';
 import { FILTERS, META_FILTERS } from './shared-types.ts';
 
@@ -27,7 +28,9 @@ const META_ORDER = [
   '_isValid',
 ];
 
-const byApiKey = (a: FilterField, b: FilterField) => a.api_key.localeCompare(b.api_key);
+// localeCompare's order, without its per-call collator set-up (a build sorts every model's fields twice).
+const collator = new Intl.Collator();
+const byApiKey = (a: FilterField, b: FilterField) => collator.compare(a.api_key, b.api_key);
 
 /**
  * `<Model>ModelFilter`: meta fields (`_locales` on models with localized fields, `parent`
@@ -65,7 +68,7 @@ export function modelFilter(
       }
       config.OR = { type: new GraphQLList(filter) };
       config.AND = { type: new GraphQLList(filter) };
-      return config;
+      return leanInputFields(config);
     },
   });
   return filter;
@@ -91,5 +94,5 @@ export function modelOrderBy(
     values[`${name}_ASC`] = { value: `${name}_ASC` };
     values[`${name}_DESC`] = { value: `${name}_DESC` };
   }
-  return new GraphQLEnumType({ name: names.orderBy, values });
+  return new GraphQLEnumType({ name: names.orderBy, values: leanEnumValues(values) });
 }

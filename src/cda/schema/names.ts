@@ -12,9 +12,22 @@ function words(apiKey: string): string[] {
   return apiKey.split('_').filter((word) => word !== '');
 }
 
+/**
+ * Names already computed: a schema build asks for the same field api keys (`title`,
+ * `slug` …) model after model. Bounded: emptied when full.
+ */
+const pascalNames = new Map<string, string>();
+const KEPT_NAMES = 20_000;
+
 /** `blog_post` → `BlogPost`. */
 export function pascalName(apiKey: string): string {
-  return words(apiKey).map(capitalize).join('');
+  let name = pascalNames.get(apiKey);
+  if (name === undefined) {
+    name = words(apiKey).map(capitalize).join('');
+    if (pascalNames.size >= KEPT_NAMES) pascalNames.clear();
+    pascalNames.set(apiKey, name);
+  }
+  return name;
 }
 
 /** `cover_image` → `coverImage`, `seo_h1` → `seoH1`. */

@@ -12,6 +12,7 @@ import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import type { DeliveryRow } from '../resolvers/rows.ts';
 import { allLocalesFields } from './all-locales.ts';
 import { type FieldTypeRegistry, fieldConfig } from './field-config.ts';
+import { leanFields } from './lean-config.ts';
 import { camelName, type ModelNames } from './names.ts';
 import { IntType } from './scalars.ts';
 import { recordMetaFields } from './shared-types.ts';
@@ -129,8 +130,8 @@ export function recordType(
             ? null
             : `${context.editingBase}/editor/item_types/${model.id}/items/${record.row.id}/edit`,
       };
-      return Object.fromEntries(
-        Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+      return leanFields(
+        Object.fromEntries(Object.entries(config).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
       );
     },
   });
