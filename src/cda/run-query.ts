@@ -11,6 +11,7 @@ import {
   parse,
   validate,
 } from 'graphql';
+import { DocumentCache } from './document-cache.ts';
 import { MAX_COMPLEXITY, QueryTooComplex, queryComplexity } from './limits/complexity.ts';
 import { EXECUTION_TIME_LIMIT_MS } from './limits/execution-budget.ts';
 import type { DeliveryContext } from './resolvers/context.ts';
@@ -43,6 +44,24 @@ function parsed(query: string): DocumentNode | GraphQLError {
     // A document nested past the parser's stack.
     return new GraphQLError('Query is nested too deeply to be parsed');
   }
+}
+
+// One per process: entries are keyed by the schema object, whichever database it serves.
+const documents = new DocumentCache();
+
+/** The query parsed and validated against the schema (once per schema and text), or its errors. */
+function validDocument(
+  schema: GraphQLSchema,
+  query: string,
+): DocumentNode | readonly GraphQLError[] {
+  const kept = documents.get(schema, query);
+  if (kept) return kept;
+  const document = parsed(query);
+  if (document instanceof GraphQLError) return [document];
+  const invalid = validate(schema, document, undefined, { maxErrors: 20 });
+  if (invalid.length > 0) return invalid;
+  documents.set(schema, query, document);
+  return document;
 }
 
 function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
@@ -78,18 +97,17 @@ async function withinTimeLimit(run: Promise<ExecutionResult>): Promise<Execution
 }
 
 /**
- * Parses, validates, costs and runs one query. Every failure before execution is a
- * GraphQL error without `data`; execution errors come with partial data.
+ * Parses and validates (once per schema and query text: document-cache.ts), costs and runs
+ * one query. Every failure before execution is a GraphQL error without `data`; execution
+ * errors come with partial data.
  */
 export async function runQuery(
   schema: GraphQLSchema,
   request: GraphQLRequest,
   context: DeliveryContext,
 ): Promise<QueryOutcome> {
-  const document = parsed(request.query);
-  if (document instanceof GraphQLError) return failed([document]);
-  const invalid = validate(schema, document, undefined, { maxErrors: 20 });
-  if (invalid.length > 0) return failed(invalid);
+  const document = validDocument(schema, request.query);
+  if (!('kind' in document)) return failed(document);
   const operation = getOperationAST(document, request.operationName);
   if (!operation)
     return failed([

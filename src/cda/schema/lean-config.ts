@@ -27,12 +27,13 @@ function shared(extensions: Extensions | null | undefined): Extensions {
   const keys = Object.keys(extensions);
   if (keys.length === 0) return NONE;
   if (keys.length !== 1 || keys[0] !== 'cost') return extensions;
-  let kept = byCost.get(extensions.cost);
-  if (!kept) {
-    kept = Object.freeze(Object.assign(Object.create(null), { cost: extensions.cost }));
-    byCost.set(extensions.cost, kept);
-  }
-  return kept;
+  const kept = byCost.get(extensions.cost);
+  if (kept) return kept;
+  const made: Extensions = Object.freeze(
+    Object.assign(Object.create(null), { cost: extensions.cost }),
+  );
+  byCost.set(extensions.cost, made);
+  return made;
 }
 
 /** Output fields (and their arguments), given their shared `extensions` in place. */
