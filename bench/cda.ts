@@ -4,9 +4,19 @@
 //     a post page query (by slug: structured text value, blocks, links), through HTTP;
 //   - the first query after a schema change (a new field) against a warm one;
 //   - building the schema of 1,000 models × 30 fields (in process): time and heap per
-//     cached schema.
+//     cached schema;
+//   - the same blog and pages on Directus 11's GraphQL API (bench/cda-directus.ts), on the
+//     same engine (PostgreSQL; SQLite, its file database, against the embedded one):
+//     p50 and ops/s side by side;
+//   - on PostgreSQL, the SQL statements per query against its depth (1..4 levels of
+//     linked records) and `first`, counted by a proxy in front of the database
+//     (bench/statement-counter.ts).
 // Usage: npx tsx bench/cda.ts [--engine embedded|postgres] [--posts 1000] [--samples 200]
+//          [--servers fieldhouse,directus]
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { executeQuery } from '@datocms/cda-client';
 import type { Client } from '@datocms/cma-client-node';
@@ -14,7 +24,16 @@ import { buildDeliverySchema } from '../src/cda/schema/build-schema.ts';
 import type { SchemaSnapshot } from '../src/cda/schema/snapshot.ts';
 import type { ItemTypeRow } from '../src/db/schema.ts';
 import type { FilterField } from '../src/domain/items/model-fields.ts';
+import {
+  buildDirectusBlog,
+  DIRECTUS_LIST_PAGE,
+  DIRECTUS_POST_PAGE,
+  directusDepthQuery,
+  directusQuery,
+} from './cda-directus.ts';
+import { installDirectus, startDirectus } from './directus-server.ts';
 import { startFieldhouse } from './fieldhouse-schema-api.ts';
+import { type StatementCounter, startStatementCounter } from './statement-counter.ts';
 import { benchDatabase, percentile, printTable } from './support.ts';
 
 const { values } = parseArgs({
@@ -22,6 +41,7 @@ const { values } = parseArgs({
     engine: { type: 'string', default: 'embedded' },
     posts: { type: 'string', default: '1000' },
     samples: { type: 'string', default: '200' },
+    servers: { type: 'string', default: 'fieldhouse,directus' },
   },
 });
 const POSTS = Number(values.posts);
@@ -151,15 +171,52 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-async function p50(run: () => Promise<unknown>): Promise<number> {
+/** p50 of SAMPLES runs one after another (after 20 to warm up), and their ops/s. */
+async function latency(
+  run: () => Promise<unknown>,
+): Promise<{ p50: number; opsPerSecond: number }> {
   for (let i = 0; i < 20; i++) await run();
   const samples: number[] = [];
   for (let i = 0; i < SAMPLES; i++) samples.push(await timed(run));
-  return percentile(
-    samples.sort((a, b) => a - b),
-    50,
-  );
+  const total = samples.reduce((sum, ms) => sum + ms, 0);
+  return {
+    p50: percentile(
+      samples.sort((a, b) => a - b),
+      50,
+    ),
+    opsPerSecond: (SAMPLES * 1000) / total,
+  };
 }
+
+const p50 = async (run: () => Promise<unknown>) => (await latency(run)).p50;
+
+/** `allBlogPosts { content { links { … on BlogPostRecord { … title } } } }`, `depth` levels of records. */
+function depthQuery(depth: number, first: number): string {
+  let selection = 'title';
+  for (let level = 1; level < depth; level++)
+    selection = `title content { links { ... on BlogPostRecord { ${selection} } } }`;
+  return `{ allBlogPosts(first: ${first}, orderBy: publishedOn_DESC) { ${selection} } }`;
+}
+
+/** Statements one query runs: the fewest of three runs (the server's own polls fall in some). */
+async function statementsOf(counter: StatementCounter, run: () => Promise<unknown>) {
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const before = counter.count();
+    await run();
+    fewest = Math.min(fewest, counter.count() - before);
+  }
+  return fewest;
+}
+
+const DEPTHS = [1, 2, 3, 4];
+const FIRSTS = [20, 100];
+
+type Side = {
+  list: { p50: number; opsPerSecond: number };
+  page: { p50: number; opsPerSecond: number };
+  statements: Map<string, number>;
+};
 
 /** A synthetic environment of `models` models × `fields` fields of mixed types. */
 function syntheticSnapshot(models: number, fields: number): SchemaSnapshot {
@@ -228,11 +285,14 @@ function schemaBuild() {
   return { ms, mb, keep: schema };
 }
 
-async function main() {
-  const build = schemaBuild();
-  const engine = values.engine === 'postgres' ? 'postgres' : 'embedded';
+/** Fieldhouse's side: the blog, its pages, the schema change, the statements by depth. */
+async function fieldhouseSide(engine: 'embedded' | 'postgres') {
   const database = await benchDatabase(engine);
-  const fieldhouse = await startFieldhouse(database, ADMIN);
+  const counter = database.engine === 'postgres' ? await startStatementCounter(database.url) : null;
+  const fieldhouse = await startFieldhouse(
+    counter && database.engine === 'postgres' ? { ...database, url: counter.url } : database,
+    ADMIN,
+  );
   try {
     const client = fieldhouse.client;
     const { postModel } = await buildBlog(client);
@@ -252,8 +312,16 @@ async function main() {
         variables,
         autoRetry: false,
       });
-    const list = await p50(run(LIST_PAGE));
-    const page = await p50(run(POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
+    const list = await latency(run(LIST_PAGE));
+    const page = await latency(run(POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
+    const statements = new Map<string, number>();
+    if (counter)
+      for (const depth of DEPTHS)
+        for (const first of FIRSTS)
+          statements.set(
+            `${depth}/${first}`,
+            await statementsOf(counter, run(depthQuery(depth, first))),
+          );
     await client.fields.create(postModel, {
       label: 'Extra',
       api_key: 'extra',
@@ -261,18 +329,100 @@ async function main() {
     });
     const afterChange = await timed(run(LIST_PAGE));
     const warm = await p50(run(LIST_PAGE));
-    printTable([
-      { measure: `list page p50 (${engine}, ${POSTS} posts)`, value: `${list.toFixed(2)} ms` },
-      { measure: 'post page p50', value: `${page.toFixed(2)} ms` },
-      { measure: 'first list query after a schema change', value: `${afterChange.toFixed(2)} ms` },
-      { measure: 'warm list query p50', value: `${warm.toFixed(2)} ms` },
-      { measure: 'first after change / warm', value: `${(afterChange / warm).toFixed(2)}×` },
-      { measure: 'schema build, 1,000 models × 30 fields', value: `${build.ms.toFixed(0)} ms` },
-      { measure: 'heap per cached schema', value: `${build.mb.toFixed(1)} MB` },
-    ]);
+    return { list, page, statements, afterChange, warm } satisfies Side & Record<string, unknown>;
   } finally {
     await fieldhouse.stop();
+    await counter?.close();
     await database.drop();
+  }
+}
+
+/** Directus's side, on PostgreSQL (through the counter) or SQLite. */
+async function directusSide(engine: 'embedded' | 'postgres'): Promise<Side> {
+  installDirectus();
+  const database = engine === 'postgres' ? await benchDatabase('postgres') : null;
+  const counter =
+    database?.engine === 'postgres' ? await startStatementCounter(database.url) : null;
+  const scratch = mkdtempSync(join(tmpdir(), 'cda-directus-'));
+  const directus = await startDirectus(
+    counter
+      ? { DB_CLIENT: 'pg', DB_CONNECTION_STRING: counter.url }
+      : { DB_CLIENT: 'sqlite3', DB_FILENAME: join(scratch, 'directus.db') },
+  );
+  try {
+    await buildDirectusBlog(directus.baseUrl, POSTS);
+    const run = (query: string, variables?: Record<string, unknown>) => () =>
+      directusQuery(directus.baseUrl, query, variables);
+    const list = await latency(run(DIRECTUS_LIST_PAGE));
+    const page = await latency(run(DIRECTUS_POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
+    const statements = new Map<string, number>();
+    if (counter)
+      for (const depth of DEPTHS)
+        for (const first of FIRSTS)
+          statements.set(
+            `${depth}/${first}`,
+            await statementsOf(counter, run(directusDepthQuery(depth, first))),
+          );
+    return { list, page, statements };
+  } finally {
+    await directus.stop();
+    await counter?.close();
+    await database?.drop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const build = schemaBuild();
+  const engine = values.engine === 'postgres' ? 'postgres' : 'embedded';
+  const servers = (values.servers ?? '').split(',');
+  // Directus first: the shorter set-up, so a failing install shows at once.
+  const peer = servers.includes('directus') ? await directusSide(engine) : null;
+  const own = await fieldhouseSide(engine);
+  const peerName = engine === 'postgres' ? 'Directus 11 (PostgreSQL)' : 'Directus 11 (SQLite)';
+  const ratio = (a: number, b: number | undefined) =>
+    b === undefined ? '' : `${(a / b).toFixed(2)}×`;
+  printTable([
+    {
+      measure: `list page p50 (${engine}, ${POSTS} posts)`,
+      value: `${own.list.p50.toFixed(2)} ms`,
+    },
+    { measure: 'post page p50', value: `${own.page.p50.toFixed(2)} ms` },
+    {
+      measure: 'first list query after a schema change',
+      value: `${own.afterChange.toFixed(2)} ms`,
+    },
+    { measure: 'warm list query p50', value: `${own.warm.toFixed(2)} ms` },
+    { measure: 'first after change / warm', value: `${(own.afterChange / own.warm).toFixed(2)}×` },
+    { measure: 'schema build, 1,000 models × 30 fields', value: `${build.ms.toFixed(0)} ms` },
+    { measure: 'heap per cached schema', value: `${build.mb.toFixed(1)} MB` },
+  ]);
+  if (peer) {
+    process.stdout.write(`\nFieldhouse (${engine}) against ${peerName}, one client, same data:\n`);
+    printTable(
+      (['list', 'page'] as const).map((name) => ({
+        query: name === 'list' ? 'list page' : 'post page',
+        'fieldhouse p50 ms': own[name].p50,
+        'directus p50 ms': peer[name].p50,
+        'p50 fieldhouse ÷ directus': ratio(own[name].p50, peer[name].p50),
+        'fieldhouse ops/s': own[name].opsPerSecond,
+        'directus ops/s': peer[name].opsPerSecond,
+        'ops/s fieldhouse ÷ directus': ratio(own[name].opsPerSecond, peer[name].opsPerSecond),
+      })),
+    );
+  }
+  if (own.statements.size > 0) {
+    process.stdout.write('\nSQL statements per query, by depth (levels of records) and first:\n');
+    printTable(
+      DEPTHS.flatMap((depth) =>
+        FIRSTS.map((first) => ({
+          depth: String(depth),
+          first: String(first),
+          fieldhouse: String(own.statements.get(`${depth}/${first}`) ?? ''),
+          directus: String(peer?.statements.get(`${depth}/${first}`) ?? ''),
+        })),
+      ),
+    );
   }
 }
 

@@ -68,13 +68,20 @@ export async function startDirectus(database: DirectusDatabase): Promise<Running
     LOG_LEVEL: 'warn',
     TELEMETRY: 'false',
   };
-  const bootstrap = spawnSync(process.execPath, [DIRECTUS_CLI, 'bootstrap'], {
+  // Not spawnSync: a bench may serve Directus's database connection itself (a counting
+  // proxy, bench/statement-counter.ts), which a blocked event loop would stall.
+  const bootstrap = spawn(process.execPath, [DIRECTUS_CLI, 'bootstrap'], {
     cwd: DIRECTUS_DIR,
     env,
-    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  if (bootstrap.status !== 0)
-    throw new Error(`directus bootstrap exited with ${bootstrap.status}:\n${bootstrap.stderr}`);
+  let bootstrapErrors = '';
+  bootstrap.stderr?.on('data', (chunk: Buffer) => {
+    bootstrapErrors = (bootstrapErrors + chunk.toString()).slice(-4_000);
+  });
+  const [status] = (await once(bootstrap, 'exit')) as [number | null];
+  if (status !== 0)
+    throw new Error(`directus bootstrap exited with ${status}:\n${bootstrapErrors}`);
   const child = spawn(process.execPath, [DIRECTUS_CLI, 'start'], {
     cwd: DIRECTUS_DIR,
     env,
