@@ -1,5 +1,5 @@
-import { withEmptyValues } from '../domain/fields/field-types/empty-values.ts';
 import type { BlockHoldingField } from '../domain/items/block-values.ts';
+import { withEmptyValues } from '../domain/schema/field-types/empty-values.ts';
 
 /**
  * Values by field id as attributes by api_key, every field present and empty as its type

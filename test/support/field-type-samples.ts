@@ -1,4 +1,4 @@
-import type { Appearance, FieldType } from '../../src/domain/fields/field-types/index.ts';
+import type { Appearance, FieldType } from '../../src/domain/schema/field-types/index.ts';
 
 /** Real ids the samples point at: a model, a block model, and a string field of the same model. */
 export type SampleIds = { model: string; block: string; titleField: string };

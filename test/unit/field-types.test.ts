@@ -14,7 +14,7 @@ import {
   type FieldType,
   isFieldType,
   referencedItemTypeIds,
-} from '../../src/domain/fields/field-types/index.ts';
+} from '../../src/domain/schema/field-types/index.ts';
 import { samplesFor } from '../support/field-type-samples.ts';
 
 const IDS = { model: 'model-1', block: 'block-1', titleField: 'title-field' };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { emptyValue } from '../../src/domain/fields/field-types/empty-values.ts';
+import { generateId } from '../../src/domain/ids.ts';
+import { emptyValue } from '../../src/domain/schema/field-types/empty-values.ts';
 import {
   checkRecordValue,
   checkRecordValues,
@@ -15,8 +16,7 @@ import {
   recordLocales,
   VALIDATOR_RULES,
   type ValidatorName,
-} from '../../src/domain/fields/field-types/index.ts';
-import { generateId } from '../../src/domain/ids.ts';
+} from '../../src/domain/schema/field-types/index.ts';
 
 const LOCALES = ['en', 'it', 'fr'];
 const [REC1, REC2, BLOCK1, MODEL, BLOCK_MODEL, UPLOAD] = Array.from({ length: 6 }, generateId);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { sanitizeHtml, unsafeHtml } from '../../src/domain/fields/field-types/html-safety.ts';
+import { sanitizeHtml, unsafeHtml } from '../../src/domain/schema/field-types/html-safety.ts';
 
 // The scanners of html-constructs.ts find what these regular expressions find (they were
 // the validator before: right, but quadratic on long runs). Compared on short texts.

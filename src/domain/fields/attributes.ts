@@ -1,4 +1,4 @@
-import type { Appearance, FieldType } from './field-types/index.ts';
+import type { Appearance, FieldType } from '../schema/field-types/index.ts';
 
 /** Attributes a client may send, already shape-checked by the HTTP layer. */
 export type FieldAttributes = Partial<{

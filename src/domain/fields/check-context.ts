@@ -1,11 +1,11 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import { existingPluginIds } from '../plugins/repo.ts';
-import { referencedPluginIds } from './field-types/editors.ts';
+import { referencedPluginIds } from '../schema/field-types/editors.ts';
 import {
   type FieldCheckContext,
   type FieldDefinition,
   referencedItemTypeIds,
-} from './field-types/index.ts';
+} from '../schema/field-types/index.ts';
 import type { ModelState } from './model-state.ts';
 
 export async function siteLocales(db: EnvQueryable): Promise<string[]> {

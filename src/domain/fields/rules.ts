@@ -8,14 +8,6 @@ import {
   MAX_NAME_LENGTH,
   MAX_VALIDATOR_ITEM_TYPES,
 } from '../limits.ts';
-import { checkMaxLength, checkRequiredText } from '../text-checks.ts';
-import {
-  CONTENT_LINK_OPTIONAL_TYPES,
-  DEEP_FILTERING_TYPES,
-  type FieldAttributes,
-  type FieldInput,
-  RESERVED_FIELD_API_KEYS,
-} from './attributes.ts';
 import {
   type Appearance,
   convertFieldType,
@@ -25,8 +17,16 @@ import {
   type FieldDefinition,
   type FieldType,
   isFieldType,
-} from './field-types/index.ts';
-import { isPlainObject } from './field-types/problems.ts';
+} from '../schema/field-types/index.ts';
+import { isPlainObject } from '../schema/field-types/problems.ts';
+import { checkMaxLength, checkRequiredText } from '../text-checks.ts';
+import {
+  CONTENT_LINK_OPTIONAL_TYPES,
+  DEEP_FILTERING_TYPES,
+  type FieldAttributes,
+  type FieldInput,
+  RESERVED_FIELD_API_KEYS,
+} from './attributes.ts';
 import type { FieldDraft } from './repo.ts';
 
 /** The part of a stored field the field-type registry checks. */

@@ -28,10 +28,10 @@ import {
   placeNewIn,
   removeMemberIn,
 } from '../positions/placement.ts';
+import { checkFieldDefinition, type FieldDefinition } from '../schema/field-types/index.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldInput, NewFieldInput } from './attributes.ts';
 import { loadCheckContext, siteLocales } from './check-context.ts';
-import { checkFieldDefinition, type FieldDefinition } from './field-types/index.ts';
 import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from './model-links.ts';
 import {
   emitModelUpdate,

@@ -1,9 +1,9 @@
 import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
 import type { BlockRow } from '../../db/schema.ts';
 import { type FieldIssue, ValidationFailed } from '../errors.ts';
-import { blockRefProblem } from '../fields/field-types/block-refs.ts';
 import { generateId } from '../ids.ts';
 import { MAX_NESTING_DEPTH } from '../limits.ts';
+import { blockRefProblem } from '../schema/field-types/block-refs.ts';
 import { type BlockSchema, byApiKey, loadBlockSchema } from './block-schema.ts';
 import { nodeFromRow, snapshotValues } from './block-snapshots.ts';
 import { blockRefsOf, holdsBlocks, mapBlockRefs } from './block-values.ts';

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { emptyValue, withEmptyValues } from '../fields/field-types/empty-values.ts';
+import { emptyValue, withEmptyValues } from '../schema/field-types/empty-values.ts';
 import type { ItemField } from './model-fields.ts';
 import type { ContentPart } from './permission-entries.ts';
 

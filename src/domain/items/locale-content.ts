@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldIssue, ValidationCode } from '../errors.ts';
-import { orEmpty } from '../fields/field-types/empty-values.ts';
-import { isPlainObject } from '../fields/field-types/problems.ts';
-import { checkRecordValues } from '../fields/field-types/record-values.ts';
+import { orEmpty } from '../schema/field-types/empty-values.ts';
+import { isPlainObject } from '../schema/field-types/problems.ts';
+import { checkRecordValues } from '../schema/field-types/record-values.ts';
 import { byApiKey } from './block-schema.ts';
 import { blockIdValues } from './block-values.ts';
 import type { ItemField } from './model-fields.ts';

@@ -1,5 +1,5 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
-import type { RecordField } from '../fields/field-types/record-values.ts';
+import type { RecordField } from '../schema/field-types/record-values.ts';
 
 /** A field as records read it: its identity, type, localization, validators and default. */
 export type ItemField = RecordField & { item_type_id: string; default_value: unknown };

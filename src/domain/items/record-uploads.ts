@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import { preparedShape } from '../../db/query/prepared.ts';
 import type { FieldIssue, ValidationCode } from '../errors.ts';
-import { validatorCode } from '../fields/field-types/record-value-rules.ts';
+import { validatorCode } from '../schema/field-types/record-value-rules.ts';
 import type {
   FieldDeferredCheck,
   FieldUploadMention,
-} from '../fields/field-types/record-values.ts';
-import { type UploadFacts, uploadProblem } from '../fields/field-types/upload-rules.ts';
+} from '../schema/field-types/record-values.ts';
+import { type UploadFacts, uploadProblem } from '../schema/field-types/upload-rules.ts';
 import type { ItemField } from './model-fields.ts';
 
 type UploadCheck = Extract<FieldDeferredCheck, { uploads: unknown }>;

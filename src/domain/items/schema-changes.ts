@@ -10,8 +10,8 @@ import {
   type FieldType,
   orEmpty,
   withEmptyValues,
-} from '../fields/field-types/index.ts';
-import { isPlainObject } from '../fields/field-types/problems.ts';
+} from '../schema/field-types/index.ts';
+import { isPlainObject } from '../schema/field-types/problems.ts';
 import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-removal.ts';
 import { invalidRecordsOf, refreshRecords, type StoredValues } from './refresh.ts';
 

@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import { type EnvQueryable, excludeRecordKeys } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { type FieldIssue, type ValidationCode, ValidationFailed } from '../errors.ts';
-import { emptyValue } from '../fields/field-types/empty-values.ts';
-import { validatorCode } from '../fields/field-types/record-value-rules.ts';
+import { emptyValue } from '../schema/field-types/empty-values.ts';
+import { validatorCode } from '../schema/field-types/record-value-rules.ts';
 import {
   checkRecordValues,
   type FieldDeferredCheck,
   type RecordValueIssue,
-} from '../fields/field-types/record-values.ts';
+} from '../schema/field-types/record-values.ts';
 import type { BlockSession } from './blocks.ts';
 import type { ItemField } from './model-fields.ts';
 import { uploadIssues } from './record-uploads.ts';

@@ -1,7 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { DomainError } from '../../domain/errors.ts';
 import type { FieldInput, NewFieldInput } from '../../domain/fields/attributes.ts';
-import { FIELD_TYPES } from '../../domain/fields/field-types/index.ts';
+import { FIELD_TYPES } from '../../domain/schema/field-types/index.ts';
 import {
   Enum,
   NoMembers,

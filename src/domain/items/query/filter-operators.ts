@@ -1,7 +1,7 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import { DomainError } from '../../errors.ts';
-import { isIsoDate, isIsoDateTime } from '../../fields/field-types/iso-dates.ts';
-import type { FieldType } from '../../fields/field-types/types.ts';
+import { isIsoDate, isIsoDateTime } from '../../schema/field-types/iso-dates.ts';
+import type { FieldType } from '../../schema/field-types/types.ts';
 import { filterPatternProblem } from './filter-pattern.ts';
 
 /**

@@ -2,7 +2,7 @@ import { type Expression, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
-import type { FieldType } from '../../fields/field-types/types.ts';
+import type { FieldType } from '../../schema/field-types/types.ts';
 import { type FilterField, fieldsOfModels, type ItemField } from '../model-fields.ts';
 import { fieldFilter, type ValuesReading } from './deep-filters.ts';
 import { combinedConditions } from './filter-combinators.ts';
