@@ -1,7 +1,7 @@
 import type { EnvironmentRow } from '../db/schema.ts';
 import type { TokenView } from '../domain/actor.ts';
-import type { ModelView } from '../domain/fields/model-state.ts';
 import type { RecordView } from '../domain/items/record-view.ts';
+import type { ModelView } from '../domain/schema/model-state.ts';
 import type { Upload } from '../domain/uploads/upload.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { ModelView } from '../domain/fields/model-state.ts';
+import type { ModelView } from '../domain/schema/model-state.ts';
 import { type Resource, ref, refs } from './jsonapi.ts';
 
 export function presentItemType({ itemType: row, children }: ModelView): Resource {

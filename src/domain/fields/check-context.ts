@@ -6,12 +6,7 @@ import {
   type FieldDefinition,
   referencedItemTypeIds,
 } from '../schema/field-types/index.ts';
-import type { ModelState } from './model-state.ts';
-
-export async function siteLocales(db: EnvQueryable): Promise<string[]> {
-  const site = await db.selectFrom('site_settings').select('locales').executeTakeFirstOrThrow();
-  return site.locales;
-}
+import type { ModelState } from '../schema/model-state.ts';
 
 /** What the field-type registry needs from the database to check this definition. */
 export async function loadCheckContext(

@@ -4,7 +4,11 @@ import { executePrepared, preparedShape } from '../../db/query/prepared.ts';
 import { fromRowJson, type RowJson } from '../../db/query/row-json.ts';
 import type { FieldRow, ItemTypeRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
-import { FIELD_SUMMARIES_JSON, FIELDSET_SUMMARIES_JSON, type ModelState } from './model-state.ts';
+import {
+  FIELD_SUMMARIES_JSON,
+  FIELDSET_SUMMARIES_JSON,
+  type ModelState,
+} from '../schema/model-state.ts';
 
 /** A field row as the service builds it, before the database adds seq and created_at. */
 export type FieldDraft = Omit<FieldRow, 'seq' | 'created_at'>;

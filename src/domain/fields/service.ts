@@ -9,14 +9,12 @@ import { checkApiKey } from '../api-key.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';
 import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
-import { fieldsReferencing, LINK_VALIDATORS } from '../item-types/references.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import {
   dropFieldValues,
   fillNewField,
   followFieldUpdate,
   reachesValues,
-  type ValueHolders,
 } from '../items/schema-changes.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
@@ -29,10 +27,7 @@ import {
   removeMemberIn,
 } from '../positions/placement.ts';
 import { checkFieldDefinition, type FieldDefinition } from '../schema/field-types/index.ts';
-import { rethrowUniqueness } from '../uniqueness.ts';
-import type { FieldInput, NewFieldInput } from './attributes.ts';
-import { loadCheckContext, siteLocales } from './check-context.ts';
-import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from './model-links.ts';
+import { siteLocales } from '../schema/locales.ts';
 import {
   emitModelUpdate,
   findModelState,
@@ -44,9 +39,15 @@ import {
   type ModelView,
   modelView,
   summaryOf,
+  type ValueHolders,
   withNewField,
   withoutField,
-} from './model-state.ts';
+} from '../schema/model-state.ts';
+import { fieldsReferencing, LINK_VALIDATORS } from '../schema/references.ts';
+import { rethrowUniqueness } from '../uniqueness.ts';
+import type { FieldInput, NewFieldInput } from './attributes.ts';
+import { loadCheckContext } from './check-context.ts';
+import { refuseIfSlugSource, releasedRelationships, releaseRelationships } from './model-links.ts';
 import * as repo from './repo.ts';
 import {
   applyFieldInput,

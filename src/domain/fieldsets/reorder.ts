@@ -1,16 +1,16 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import type { FieldRow, FieldsetRow } from '../../db/schema.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
+import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { loadGroup, storeGroup } from '../positions/group-store.ts';
+import type { MemberKind, Placed } from '../positions/order.ts';
+import { layoutGroups, type ReorderRequest } from '../positions/reorder.ts';
 import {
   emitModelUpdate,
   fullFieldsInFormOrder,
   loadModelState,
   modelView,
-} from '../fields/model-state.ts';
-import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
-import { loadGroup, storeGroup } from '../positions/group-store.ts';
-import type { MemberKind, Placed } from '../positions/order.ts';
-import { layoutGroups, type ReorderRequest } from '../positions/reorder.ts';
+} from '../schema/model-state.ts';
 
 /** A field or a fieldset of a model, as a reorder answers it. */
 export type SchemaMember =

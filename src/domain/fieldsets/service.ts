@@ -5,7 +5,6 @@ import {
 } from '../../db/environment-scope.ts';
 import type { FieldsetRow } from '../../db/schema.ts';
 import { Issues, NotFound } from '../errors.ts';
-import { emitModelUpdate, loadModelState, modelView } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
 import { checkRoomFor } from '../limits.ts';
@@ -13,6 +12,7 @@ import { checkNewId } from '../new-ids.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';
 import { type GroupKey, withInserted, without } from '../positions/order.ts';
 import { moveMember, placeNew } from '../positions/placement.ts';
+import { emitModelUpdate, loadModelState, modelView } from '../schema/model-state.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { FieldsetInput } from './attributes.ts';
 import { applyFieldsetAttributes, blankFieldset, checkFieldset } from './rules.ts';

@@ -7,14 +7,7 @@ import {
 import type { UnreadWrite } from '../../db/query/carried-writes.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
-import { cachedSchemaRead } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
-import {
-  cachedModelState,
-  listModelStates,
-  type ModelView,
-  modelView,
-} from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { dropBlocksOfModel } from '../items/block-removal.ts';
 import { refreshRecords } from '../items/refresh.ts';
@@ -29,10 +22,16 @@ import {
   removeMenuEntriesOf,
 } from '../menu/linked.ts';
 import { checkNewId } from '../new-ids.ts';
+import {
+  arrangeChildren,
+  findItemType as findItemTypeRow,
+  loadChildren,
+} from '../schema/model-rows.ts';
+import { cachedModelState, type ModelView, modelView } from '../schema/model-state.ts';
+import { fieldsReferencing, referencingValidators } from '../schema/references.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import type { ItemTypeInput } from './attributes.ts';
 import { duplicateItemTypeRows } from './duplicate.ts';
-import { fieldsReferencing, referencingValidators } from './references.ts';
 import * as repo from './repo.ts';
 import {
   applyItemTypeInput,
@@ -51,12 +50,12 @@ export type CreateOptions = {
 export type CreateResult = { itemType: ModelView; menuItem: NewMenuItem | null };
 
 async function viewOf(db: EnvQueryable, row: ItemTypeRow): Promise<ModelView> {
-  const children = await repo.loadChildren(db, [row.id]);
+  const children = await loadChildren(db, [row.id]);
   return { itemType: row, children: children.get(row.id) ?? { fieldIds: [], fieldsetIds: [] } };
 }
 
 async function viewsOf(db: EnvQueryable, rows: ItemTypeRow[]): Promise<ModelView[]> {
-  const children = await repo.loadChildren(
+  const children = await loadChildren(
     db,
     rows.map((row) => row.id),
   );
@@ -67,22 +66,9 @@ async function viewsOf(db: EnvQueryable, rows: ItemTypeRow[]): Promise<ModelView
 }
 
 export async function findOrFail(db: EnvQueryable, idOrApiKey: string): Promise<ItemTypeRow> {
-  const row = await repo.findItemType(db, idOrApiKey);
+  const row = await findItemTypeRow(db, idOrApiKey);
   if (!row) throw new NotFound('Item type', idOrApiKey);
   return row;
-}
-
-export async function listItemTypes(scope: Scope): Promise<readonly ModelView[]> {
-  return cachedSchemaRead(scope, 'models', async () =>
-    (await listModelStates(scope.db)).map(modelView),
-  );
-}
-
-export async function findItemType(scope: Scope, idOrApiKey: string): Promise<ModelView> {
-  // Through the cached state, which a change to the model then reads first (updateItemType).
-  return cachedSchemaRead(scope, `model:${idOrApiKey}`, async () =>
-    modelView(await cachedModelState(scope, idOrApiKey)),
-  );
 }
 
 /** Models having a field whose validators reference this one. */
@@ -222,7 +208,7 @@ export async function updateItemType(
         input,
         state.fields,
       );
-      const children = repo.arrangeChildren(state, [before.id]).get(before.id) ?? {
+      const children = arrangeChildren(state, [before.id]).get(before.id) ?? {
         fieldIds: [],
         fieldsetIds: [],
       };

@@ -1,7 +1,7 @@
 import type { Scope } from '../../db/environment-scope.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
-import { findItemType } from '../item-types/repo.ts';
+import { findItemType } from '../schema/model-rows.ts';
 import {
   everyRecord,
   type Grant,

@@ -1,9 +1,9 @@
 import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
 import type { CallerToken } from '../actor.ts';
-import type { ModelView } from '../fields/model-state.ts';
-import { findItemType } from '../item-types/service.ts';
 import { MAX_NESTING_DEPTH } from '../limits.ts';
 import { withEmptyValues } from '../schema/field-types/empty-values.ts';
+import type { ModelView } from '../schema/model-state.ts';
+import { findItemType } from '../schema/models.ts';
 import {
   type BlockHoldingField,
   type BlockModelFields,

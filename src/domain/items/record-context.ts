@@ -6,7 +6,7 @@ import type { EnvironmentDatabase, ItemRow, ItemTypeRow } from '../../db/schema.
 import type { TokenView } from '../actor.ts';
 import { cachedRecordRead, cachedSchemaRead, readsSchemaCache } from '../caches/caches.ts';
 import { NotFound } from '../errors.ts';
-import type { FieldSummary, ModelState } from '../fields/model-state.ts';
+import type { FieldSummary, ModelState } from '../schema/model-state.ts';
 import { creatorColumn, creatorOf } from './creator.ts';
 import { ITEM_FIELD_COLUMNS, type ItemField } from './model-fields.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { EnvTrx } from '../../db/environment-scope.ts';
-import { siteLocales } from '../fields/check-context.ts';
 import { checkRecordValues } from '../schema/field-types/index.ts';
+import { siteLocales } from '../schema/locales.ts';
 import { blockIdValues } from './block-values.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';
 

@@ -9,9 +9,9 @@ import type {
   ScheduleSelection,
 } from '../../db/schema.ts';
 import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
 import { isIsoDateTime } from '../schema/field-types/iso-dates.ts';
 import { quoteList } from '../schema/field-types/problems.ts';
+import { siteLocales } from '../schema/locales.ts';
 import type { RecordGate } from './record-gate.ts';
 import type { RecordView } from './record-view.ts';
 import { findItem, findRow } from './service.ts';

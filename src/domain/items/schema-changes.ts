@@ -3,7 +3,6 @@ import type { EnvTrx } from '../../db/environment-scope.ts';
 import { withWrites } from '../../db/query/carried-writes.ts';
 import { executePrepared } from '../../db/query/prepared.ts';
 import type { EnvironmentDatabase, FieldRow } from '../../db/schema.ts';
-import { siteLocales } from '../fields/check-context.ts';
 import {
   convertValue,
   emptyValue,
@@ -12,6 +11,8 @@ import {
   withEmptyValues,
 } from '../schema/field-types/index.ts';
 import { isPlainObject } from '../schema/field-types/problems.ts';
+import { siteLocales } from '../schema/locales.ts';
+import type { ValueHolders } from '../schema/model-state.ts';
 import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-removal.ts';
 import { invalidRecordsOf, refreshRecords, type StoredValues } from './refresh.ts';
 
@@ -31,9 +32,6 @@ type FieldChange = Pick<
 
 const hasValidators = (field: Pick<FieldRow, 'validators'>) =>
   Object.keys(field.validators ?? {}).length > 0;
-
-/** Whether a model has records, and blocks, read in the transaction of the change. */
-export type ValueHolders = { records: boolean; blocks: boolean };
 
 /**
  * A new field: existing records (current and published values) get its default value;

@@ -14,11 +14,12 @@ import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import type { CallerToken, TokenView } from '../actor.ts';
 import { viewedOnce } from '../caches/caches.ts';
 import { DomainError, Issues, NotFound, ValidationFailed } from '../errors.ts';
-import { loadModelState, type ModelState, modelView } from '../fields/model-state.ts';
 import { generateId } from '../ids.ts';
 import { MAX_POSITION } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import { moveRecord, placeNewRecord, removeRecord } from '../positions/record-positions.ts';
+import { loadModelState, type ModelState, modelView } from '../schema/model-state.ts';
+import { initialStage } from '../schema/stages.ts';
 import { valuesToShow } from './block-snapshots.ts';
 import { BlockSession } from './blocks.ts';
 import { changedContent, givenContent } from './content-changes.ts';
@@ -29,7 +30,6 @@ import { contextOf, recordAndContext, recordToChange, type StoredItem } from './
 import { excludeNewRecordId, excludePlacement, excludeSingleton } from './record-exclusion.ts';
 import type { NewRecordGate, RecordGate } from './record-gate.ts';
 import { type RecordView, recordView, withTreeMeta } from './record-view.ts';
-import { initialStage } from './stages.ts';
 import { checkItemValues, type ValuesToCheck } from './values.ts';
 import { insertParts, type StoredVersionValues, storedVersionValues } from './version-store.ts';
 

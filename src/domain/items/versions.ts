@@ -1,8 +1,8 @@
 import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
 import type { ItemRow, ItemVersionRow } from '../../db/schema.ts';
 import { NotFound } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
 import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
+import { siteLocales } from '../schema/locales.ts';
 import { snapshotAsRequest } from './block-snapshots.ts';
 import { snapshotValid } from './locale-content.ts';
 import { fieldsOfModel, type ItemField } from './model-fields.ts';

@@ -1,9 +1,9 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import { emitUploadEvent } from '../../events/upload-events.ts';
 import type { Actor } from '../actor.ts';
-import { siteLocales } from '../fields/check-context.ts';
 import { generateId } from '../ids.ts';
 import { checkNewId } from '../new-ids.ts';
+import { siteLocales } from '../schema/locales.ts';
 import { collectionExists } from '../upload-collections/lineage.ts';
 import { assertMayOnUpload } from './authorization.ts';
 import {

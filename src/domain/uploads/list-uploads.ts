@@ -2,7 +2,7 @@ import { type SqlBool, sql } from 'kysely';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
+import { siteLocales } from '../schema/locales.ts';
 import { readableCreators } from './authorization.ts';
 import { uploadFieldConditions, uploadOrdering, uploadQueryCondition } from './list-filters.ts';
 import { type Upload, uploadFromRow } from './upload.ts';

@@ -2,7 +2,7 @@ import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope
 import { emitUploadEvent } from '../../events/upload-events.ts';
 import type { Actor } from '../actor.ts';
 import { DomainError, type Issues, NotFound } from '../errors.ts';
-import { siteLocales } from '../fields/check-context.ts';
+import { siteLocales } from '../schema/locales.ts';
 import { collectionExists } from '../upload-collections/lineage.ts';
 import { basenameOf, filenameOf } from '../upload-file-names.ts';
 import { findUpload } from './find-upload.ts';

@@ -2,6 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ItemTypeInput } from '../../domain/item-types/attributes.ts';
 import * as itemTypes from '../../domain/item-types/service.ts';
+import { findItemType, listItemTypes } from '../../domain/schema/models.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import { presentKept, presentKeptList } from '../../presenters/kept.ts';
 import { presentMenuItem } from '../../presenters/menu-item.ts';
@@ -35,17 +36,14 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
   const schemaWrite = { permission: 'can_edit_schema', resourceType: 'item_type' } as const;
 
   app.get('/item-types', { schema: { response: { 200: ItemTypeList } } }, async (request) => ({
-    data: presentKeptList(await itemTypes.listItemTypes(request.scope), presentItemType),
+    data: presentKeptList(await listItemTypes(request.scope), presentItemType),
   }));
 
   app.get<Params>(
     '/item-types/:id',
     { schema: { response: { 200: ItemTypeDocument } } },
     async (request) => ({
-      data: presentKept(
-        await itemTypes.findItemType(request.scope, request.params.id),
-        presentItemType,
-      ),
+      data: presentKept(await findItemType(request.scope, request.params.id), presentItemType),
     }),
   );
 

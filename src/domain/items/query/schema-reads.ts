@@ -1,7 +1,7 @@
 import type { Scope } from '../../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../../db/schema.ts';
 import { cachedSchemaRead } from '../../caches/caches.ts';
-import { siteLocales } from '../../fields/check-context.ts';
+import { siteLocales } from '../../schema/locales.ts';
 import { type FilterField, filterFieldsOfModel, type ItemField } from '../model-fields.ts';
 import { contextOf } from '../record-context.ts';
 

@@ -6,9 +6,8 @@ import type { FieldRow, FieldsetRow, ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent, type LastWrites } from '../../events/outbox.ts';
 import { cachedSchemaRead } from '../caches/caches.ts';
 import { NotFound } from '../errors.ts';
-import { arrangeChildren, type ItemTypeChildren } from '../item-types/repo.ts';
-import type { ValueHolders } from '../items/schema-changes.ts';
 import { type GroupKey, type MemberKind, type Placed, sortGroup } from '../positions/order.ts';
+import { arrangeChildren, type ItemTypeChildren } from './model-rows.ts';
 
 /** What field rules and the model's presentation read of each field. */
 export type FieldSummary = Pick<
@@ -139,6 +138,9 @@ export async function cachedModelState(
 }
 
 /** What adding a field to a model reads before it writes. */
+/** Whether a model has records, and blocks, read in the transaction of the change. */
+export type ValueHolders = { records: boolean; blocks: boolean };
+
 export type NewFieldContext = { state: ModelState; locales: string[]; holders: ValueHolders };
 
 // The model's state, the site's locales and whether the model has records or blocks (which
