@@ -1,5 +1,5 @@
 import { blockIdValues } from '../domain/items/block-values.ts';
-import type { VersionView } from '../domain/items/versions.ts';
+import type { VersionView } from '../domain/items/versions/versions.ts';
 import { presentedAttributes } from './attributes.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { environmentRef } from '../db/environment-scope.ts';
-import { pruneVersions, VERSION_PRUNE_BATCH } from '../domain/items/version-retention.ts';
+import { pruneVersions, VERSION_PRUNE_BATCH } from '../domain/items/versions/version-retention.ts';
 import type { Logger } from '../worker-logger.ts';
 import { PRUNE_BATCH, pruneDeliveredEvents, pruneWebhookCalls } from './pruning.ts';
 

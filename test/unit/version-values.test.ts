@@ -5,7 +5,7 @@ import {
   encodeValues,
   PART_MIN_BYTES,
   type ReadPart,
-} from '../../src/domain/items/version-values.ts';
+} from '../../src/domain/items/versions/version-values.ts';
 
 /** What a store holding the encoded parts reads back (jsonb parses as JSON.parse does). */
 function readBack(encoded: ReturnType<typeof encodeValues>) {

@@ -9,8 +9,8 @@ import {
 } from './locale-content.ts';
 import { recordAndContext } from './record-context.ts';
 import type { ScheduledAction } from './schedules.ts';
-import { findWholeVersion } from './version-store.ts';
-import type { VersionView } from './versions.ts';
+import { findWholeVersion } from './versions/version-store.ts';
+import type { VersionView } from './versions/versions.ts';
 
 /** What the current-vs-published comparison says of a record, and what it links to. */
 export type PublicationState = LocaleComparison & {

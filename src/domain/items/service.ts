@@ -31,7 +31,11 @@ import { excludeNewRecordId, excludePlacement, excludeSingleton } from './record
 import type { NewRecordGate, RecordGate } from './record-gate.ts';
 import { type RecordView, recordView, withTreeMeta } from './record-view.ts';
 import { checkItemValues, type ValuesToCheck } from './values.ts';
-import { insertParts, type StoredVersionValues, storedVersionValues } from './version-store.ts';
+import {
+  insertParts,
+  type StoredVersionValues,
+  storedVersionValues,
+} from './versions/version-store.ts';
 
 export type ItemInput = {
   id?: string;

@@ -22,7 +22,7 @@ import { readableRecords } from '../../domain/items/readable-records.ts';
 import { newRecordGate, recordGate } from '../../domain/items/record-gate.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
-import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions.ts';
+import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions/versions.ts';
 import { presentBulkResult, presentItem } from '../../presenters/item.ts';
 import { presentPublicationStateView } from '../../presenters/item-publication-state.ts';
 import { presentItemType } from '../../presenters/item-type.ts';

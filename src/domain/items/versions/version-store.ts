@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
-import type { UnreadWrite } from '../../db/query/carried-writes.ts';
-import type { ItemVersionRow } from '../../db/schema.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import type { UnreadWrite } from '../../../db/query/carried-writes.ts';
+import type { ItemVersionRow } from '../../../db/schema.ts';
 import { decodeValues, type EncodedValues, encodeValues, type ReadPart } from './version-values.ts';
 
 // Where versions meet their compact storage (version-values.ts): the columns a save

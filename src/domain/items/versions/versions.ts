@@ -1,14 +1,14 @@
-import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
-import type { ItemRow, ItemVersionRow } from '../../db/schema.ts';
-import { NotFound } from '../errors.ts';
-import { type AdmitRead, checkPageBytes } from '../page-bytes.ts';
-import { siteLocales } from '../schema/locales.ts';
-import { snapshotAsRequest } from './block-snapshots.ts';
-import { snapshotValid } from './locale-content.ts';
-import { fieldsOfModel, type ItemField } from './model-fields.ts';
-import type { RecordGate } from './record-gate.ts';
-import type { RecordView } from './record-view.ts';
-import { findRow, updateItem } from './service.ts';
+import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
+import type { ItemRow, ItemVersionRow } from '../../../db/schema.ts';
+import { NotFound } from '../../errors.ts';
+import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
+import { siteLocales } from '../../schema/locales.ts';
+import { snapshotAsRequest } from '../block-snapshots.ts';
+import { snapshotValid } from '../locale-content.ts';
+import { fieldsOfModel, type ItemField } from '../model-fields.ts';
+import type { RecordGate } from '../record-gate.ts';
+import type { RecordView } from '../record-view.ts';
+import { findRow, updateItem } from '../service.ts';
 import { findWholeVersion, wholeValueBytes, withWholeValues } from './version-store.ts';
 
 /**

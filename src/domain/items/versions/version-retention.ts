@@ -1,12 +1,12 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.ts';
+import type { Db } from '../../../db/client.ts';
 import {
   type EnvironmentRef,
   isVanishedEnvironmentError,
   lockEnvironment,
   qualifiedTable,
-} from '../../db/environment-scope.ts';
-import { throughWriteGate } from '../../db/environment-write-gate.ts';
+} from '../../../db/environment-scope.ts';
+import { throughWriteGate } from '../../../db/environment-write-gate.ts';
 
 // Record versions' retention: a version older than the retention period is deleted,
 // unless it is its record's current or published version; then the parts (version-

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { PartRef } from '../../db/schema.ts';
+import type { PartRef } from '../../../db/schema.ts';
 
 // Versions' values, stored by content (environment migration 0014): any value inside a
 // version whose JSON reaches PART_MIN_BYTES (a long text, a block, a localized value, a
