@@ -1,4 +1,4 @@
-import type { BlockHoldingField } from '../domain/items/block-values.ts';
+import type { BlockHoldingField } from '../domain/items/blocks/block-values.ts';
 import { withEmptyValues } from '../domain/schema/field-types/empty-values.ts';
 
 /**

@@ -4,7 +4,7 @@ import {
   isBlockNode,
   mapValues,
   type NestedContext,
-} from '../domain/items/block-values.ts';
+} from '../domain/items/blocks/block-values.ts';
 import { MAX_NESTING_DEPTH } from '../domain/limits.ts';
 import { presentedAttributes } from './attributes.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';

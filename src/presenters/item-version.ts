@@ -1,4 +1,4 @@
-import { blockIdValues } from '../domain/items/block-values.ts';
+import { blockIdValues } from '../domain/items/blocks/block-values.ts';
 import type { VersionView } from '../domain/items/versions/versions.ts';
 import { presentedAttributes } from './attributes.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';

@@ -1,4 +1,4 @@
-import { isBlockNode } from '../../domain/items/block-values.ts';
+import { isBlockNode } from '../../domain/items/blocks/block-values.ts';
 import type { StoredBlock } from './block-loader.ts';
 import type { DeliveryContext, DeliveryRecord } from './context.ts';
 

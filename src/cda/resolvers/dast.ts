@@ -1,4 +1,4 @@
-import { isBlockNode } from '../../domain/items/block-values.ts';
+import { isBlockNode } from '../../domain/items/blocks/block-values.ts';
 
 // A structured text value (`{ schema: 'dast', document }`) as the delivery API reads it.
 // Stored values were parsed from JSON the CMA validated: walking them recursively goes no

@@ -1,7 +1,12 @@
 import type { EnvTrx } from '../../db/environment-scope.ts';
 import type { BlockRow } from '../../db/schema.ts';
-import { loadBlockSchema } from './block-schema.ts';
-import { type BlockHoldingField, blockRefsOf, holdsBlocks, withoutBlocks } from './block-values.ts';
+import { loadBlockSchema } from './blocks/block-schema.ts';
+import {
+  type BlockHoldingField,
+  blockRefsOf,
+  holdsBlocks,
+  withoutBlocks,
+} from './blocks/block-values.ts';
 import { fieldsOfModels, type ItemField } from './model-fields.ts';
 
 // Schema changes that remove blocks: a destroyed field holding blocks, a destroyed block

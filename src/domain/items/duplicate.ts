@@ -9,7 +9,7 @@ import {
   type BlockModelFields,
   isBlockNode,
   mapValues,
-} from './block-values.ts';
+} from './blocks/block-values.ts';
 import type { ItemField } from './model-fields.ts';
 import type { RecordGate } from './record-gate.ts';
 import type { RecordView } from './record-view.ts';

@@ -1,8 +1,8 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
-import { type BlockSchema, blockModelFields } from './block-schema.ts';
-import { currentSnapshots } from './block-snapshots.ts';
-import { holdsBlocks } from './block-values.ts';
+import { type BlockSchema, blockModelFields } from './blocks/block-schema.ts';
+import { currentSnapshots } from './blocks/block-snapshots.ts';
+import { holdsBlocks } from './blocks/block-values.ts';
 import type { ItemField } from './model-fields.ts';
 import { type RecordView, recordView } from './record-view.ts';
 

@@ -3,8 +3,8 @@ import type { FieldIssue, ValidationCode } from '../errors.ts';
 import { orEmpty } from '../schema/field-types/empty-values.ts';
 import { isPlainObject } from '../schema/field-types/problems.ts';
 import { checkRecordValues } from '../schema/field-types/record-values.ts';
-import { byApiKey } from './block-schema.ts';
-import { blockIdValues } from './block-values.ts';
+import { byApiKey } from './blocks/block-schema.ts';
+import { blockIdValues } from './blocks/block-values.ts';
 import type { ItemField } from './model-fields.ts';
 
 // A record's content split the way selective publishing splits it: one part per locale

@@ -1,6 +1,6 @@
 import type { Scope } from '../../db/environment-scope.ts';
 import { NotFound } from '../errors.ts';
-import { currentSnapshots } from './block-snapshots.ts';
+import { currentSnapshots } from './blocks/block-snapshots.ts';
 import {
   compareContent,
   invalidParts,

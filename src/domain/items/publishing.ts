@@ -6,8 +6,8 @@ import {
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
 import { DomainError, ValidationFailed } from '../errors.ts';
-import { currentSnapshots } from './block-snapshots.ts';
-import { holdsBlocks } from './block-values.ts';
+import { currentSnapshots } from './blocks/block-snapshots.ts';
+import { holdsBlocks } from './blocks/block-values.ts';
 import { changedContent } from './content-changes.ts';
 import { eventEntityOf, storedSnapshot } from './event-entities.ts';
 import {

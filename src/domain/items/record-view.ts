@@ -1,6 +1,6 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
-import type { BlockHoldingField, NestedContext } from './block-values.ts';
+import type { BlockHoldingField, NestedContext } from './blocks/block-values.ts';
 
 /**
  * A record as a read or a write leaves it: what the CMA (and any other API) shows it from.

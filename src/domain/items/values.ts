@@ -9,7 +9,7 @@ import {
   type FieldDeferredCheck,
   type RecordValueIssue,
 } from '../schema/field-types/record-values.ts';
-import type { BlockSession } from './blocks.ts';
+import type { BlockSession } from './blocks/blocks.ts';
 import type { ItemField } from './model-fields.ts';
 import { uploadIssues } from './record-uploads.ts';
 

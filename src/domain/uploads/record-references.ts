@@ -1,7 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Scope } from '../../db/environment-scope.ts';
 import type { Actor } from '../actor.ts';
-import { valuesToShow } from '../items/block-snapshots.ts';
+import { valuesToShow } from '../items/blocks/block-snapshots.ts';
 import { fieldsOfModels } from '../items/model-fields.ts';
 import { type RecordView, recordView, withTreeMeta } from '../items/record-view.ts';
 import { readUpload } from './find-upload.ts';

@@ -9,7 +9,7 @@ import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
-import { valuesToShow } from '../block-snapshots.ts';
+import { valuesToShow } from '../blocks/block-snapshots.ts';
 import type { ItemsWhere } from '../readable-records.ts';
 import { type RecordView, recordView, withTreeMeta } from '../record-view.ts';
 import { filterConditions } from './list-filters.ts';

@@ -3,7 +3,7 @@ import type { ItemRow, ItemVersionRow } from '../../../db/schema.ts';
 import { NotFound } from '../../errors.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
 import { siteLocales } from '../../schema/locales.ts';
-import { snapshotAsRequest } from '../block-snapshots.ts';
+import { snapshotAsRequest } from '../blocks/block-snapshots.ts';
 import { snapshotValid } from '../locale-content.ts';
 import { fieldsOfModel, type ItemField } from '../model-fields.ts';
 import type { RecordGate } from '../record-gate.ts';

@@ -1,4 +1,4 @@
-import { MAX_NESTING_DEPTH } from '../limits.ts';
+import { MAX_NESTING_DEPTH } from '../../limits.ts';
 
 /**
  * Blocks inside record values (rich_text, single_block, structured_text). A stored value

@@ -1,6 +1,7 @@
-import type { EnvQueryable } from '../../db/environment-scope.ts';
-import type { BlockRow, ItemRow } from '../../db/schema.ts';
-import { MAX_NESTING_DEPTH } from '../limits.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import type { BlockRow, ItemRow } from '../../../db/schema.ts';
+import { MAX_NESTING_DEPTH } from '../../limits.ts';
+import type { ItemField } from '../model-fields.ts';
 import {
   type BlockSchema,
   blockModelFields,
@@ -16,7 +17,6 @@ import {
   mapValues,
   type NestedContext,
 } from './block-values.ts';
-import type { ItemField } from './model-fields.ts';
 
 // Snapshots: values with their blocks inline (BlockNode), as versions and published values
 // hold them, built from stored blocks for `?nested=true` reads and publishing, and turned

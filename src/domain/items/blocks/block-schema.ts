@@ -1,7 +1,7 @@
-import type { EnvQueryable } from '../../db/environment-scope.ts';
-import type { BlockRow, ItemTypeRow } from '../../db/schema.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import type { BlockRow, ItemTypeRow } from '../../../db/schema.ts';
+import { fieldsOfModels, type ItemField } from '../model-fields.ts';
 import type { BlockModelFields } from './block-values.ts';
-import { fieldsOfModels, type ItemField } from './model-fields.ts';
 
 // What block writes, reads and removals share: the block models with their fields, and the
 // stored blocks of records (environment migration 0007).

@@ -1,14 +1,14 @@
-import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
-import type { BlockRow } from '../../db/schema.ts';
-import { type FieldIssue, ValidationFailed } from '../errors.ts';
-import { generateId } from '../ids.ts';
-import { MAX_NESTING_DEPTH } from '../limits.ts';
-import { blockRefProblem } from '../schema/field-types/block-refs.ts';
+import type { EnvQueryable, EnvTrx } from '../../../db/environment-scope.ts';
+import type { BlockRow } from '../../../db/schema.ts';
+import { type FieldIssue, ValidationFailed } from '../../errors.ts';
+import { generateId } from '../../ids.ts';
+import { MAX_NESTING_DEPTH } from '../../limits.ts';
+import { blockRefProblem } from '../../schema/field-types/block-refs.ts';
+import type { ItemField } from '../model-fields.ts';
+import { checkItemValues } from '../values.ts';
 import { type BlockSchema, byApiKey, loadBlockSchema } from './block-schema.ts';
 import { nodeFromRow, snapshotValues } from './block-snapshots.ts';
 import { blockRefsOf, holdsBlocks, mapBlockRefs } from './block-values.ts';
-import type { ItemField } from './model-fields.ts';
-import { checkItemValues } from './values.ts';
 
 /**
  * Blocks of one record being written. A value may name a block by id (kept as
