@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import type { Db, Engine } from '../db/client.ts';
 import type { Scope } from '../db/environment-scope.ts';
 import type { Actor, Permission } from '../domain/actor.ts';
-import type { ItemAction } from '../domain/items/permission-entries.ts';
+import type { ItemAction } from '../domain/items/access/permission-entries.ts';
 import type { UploadAction } from '../domain/uploads/authorization.ts';
 
 /** What every route plugin receives. */

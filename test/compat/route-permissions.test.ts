@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Permission } from '../../src/domain/actor.ts';
 import { ROLE_FLAGS } from '../../src/domain/auth/role-attributes.ts';
-import type { ItemAction } from '../../src/domain/items/permission-entries.ts';
+import type { ItemAction } from '../../src/domain/items/access/permission-entries.ts';
 import { errorCodesOf } from '../support/api-errors.ts';
 import { appRoutes } from '../support/app-routes.ts';
 import { itemPermission, tokenWithFlags, tokenWithRole } from '../support/limited-token.ts';

@@ -6,7 +6,7 @@ import { scopeFor } from '../../db/environment-scope.ts';
 import { assertReaches } from '../../domain/auth/environment-reach.ts';
 import { authenticate } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { readableRecords } from '../../domain/items/readable-records.ts';
+import { readableRecords } from '../../domain/items/access/readable-records.ts';
 import type { UploadSettings } from '../../domain/uploads/upload-settings.ts';
 import { readyEnvironment } from '../../http/plugins/protocol.ts';
 import { NoContent } from '../../http/schemas/documents.ts';

@@ -1,6 +1,6 @@
 import type DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
-import type { ItemsWhere } from '../../domain/items/readable-records.ts';
+import type { ItemsWhere } from '../../domain/items/access/readable-records.ts';
 import type { Upload } from '../../domain/uploads/upload.ts';
 import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';

@@ -1,5 +1,5 @@
 import type { Scope } from '../../db/environment-scope.ts';
-import type { ItemsWhere } from '../../domain/items/readable-records.ts';
+import type { ItemsWhere } from '../../domain/items/access/readable-records.ts';
 import { META_COLUMNS, versionColumns } from './rows.ts';
 
 /** What decides which records a request sees. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import type { Actor } from '../../domain/actor.ts';
-import { grantOf } from '../../domain/items/permission-entries.ts';
+import { grantOf } from '../../domain/items/access/permission-entries.ts';
 
 /**
  * Whether the role may read any record of the model: models it may not are absent from

@@ -1,7 +1,7 @@
 import type { Scope } from '../../db/environment-scope.ts';
 import { DomainError } from '../errors.ts';
+import type { RecordGate } from './access/record-gate.ts';
 import { publishItem, unpublishItem } from './publishing.ts';
-import type { RecordGate } from './record-gate.ts';
 import type { RecordView } from './record-view.ts';
 import { destroyItem } from './service.ts';
 import { moveToStage } from './stage-moves.ts';

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { emptyValue, withEmptyValues } from '../schema/field-types/empty-values.ts';
+import type { ContentPart } from './access/permission-entries.ts';
 import type { ItemField } from './model-fields.ts';
-import type { ContentPart } from './permission-entries.ts';
 
 /**
  * Which values a record write changes, for permissions limited to some content

@@ -4,6 +4,7 @@ import { MAX_NESTING_DEPTH } from '../limits.ts';
 import { withEmptyValues } from '../schema/field-types/empty-values.ts';
 import type { ModelView } from '../schema/model-state.ts';
 import { findItemType } from '../schema/models.ts';
+import type { RecordGate } from './access/record-gate.ts';
 import {
   type BlockHoldingField,
   type BlockModelFields,
@@ -11,7 +12,6 @@ import {
   mapValues,
 } from './blocks/block-values.ts';
 import type { ItemField } from './model-fields.ts';
-import type { RecordGate } from './record-gate.ts';
 import type { RecordView } from './record-view.ts';
 import { createInTransaction, findItem, findRecordOrFail } from './service.ts';
 import { valueTaken } from './values.ts';

@@ -6,6 +6,8 @@ import {
   type ScopedTransaction,
 } from '../../db/environment-scope.ts';
 import { DomainError, ValidationFailed } from '../errors.ts';
+import type { ContentPart } from './access/permission-entries.ts';
+import type { RecordGate } from './access/record-gate.ts';
 import { currentSnapshots } from './blocks/block-snapshots.ts';
 import { holdsBlocks } from './blocks/block-values.ts';
 import { changedContent } from './content-changes.ts';
@@ -19,9 +21,7 @@ import {
   withoutLocales,
 } from './locale-content.ts';
 import type { ItemField } from './model-fields.ts';
-import type { ContentPart } from './permission-entries.ts';
 import type { StoredItem } from './record-context.ts';
-import type { RecordGate } from './record-gate.ts';
 import type { RecordView } from './record-view.ts';
 import { byApiKey, emitItemEvent, findRecordOrFail } from './service.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';

@@ -12,7 +12,7 @@ import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
 import { isIsoDateTime } from '../schema/field-types/iso-dates.ts';
 import { quoteList } from '../schema/field-types/problems.ts';
 import { siteLocales } from '../schema/locales.ts';
-import type { RecordGate } from './record-gate.ts';
+import type { RecordGate } from './access/record-gate.ts';
 import type { RecordView } from './record-view.ts';
 import { findItem, findRow } from './service.ts';
 

@@ -20,6 +20,7 @@ import { checkNewId } from '../new-ids.ts';
 import { moveRecord, placeNewRecord, removeRecord } from '../positions/record-positions.ts';
 import { loadModelState, type ModelState, modelView } from '../schema/model-state.ts';
 import { initialStage } from '../schema/stages.ts';
+import type { NewRecordGate, RecordGate } from './access/record-gate.ts';
 import { valuesToShow } from './blocks/block-snapshots.ts';
 import { BlockSession } from './blocks/blocks.ts';
 import { changedContent, givenContent } from './content-changes.ts';
@@ -28,7 +29,6 @@ import { type EventEntity, eventEntityOf, storedSnapshot } from './event-entitie
 import type { ItemField } from './model-fields.ts';
 import { contextOf, recordAndContext, recordToChange, type StoredItem } from './record-context.ts';
 import { excludeNewRecordId, excludePlacement, excludeSingleton } from './record-exclusion.ts';
-import type { NewRecordGate, RecordGate } from './record-gate.ts';
 import { type RecordView, recordView, withTreeMeta } from './record-view.ts';
 import { checkItemValues, type ValuesToCheck } from './values.ts';
 import {

@@ -9,7 +9,7 @@ import {
 import { assertReaches } from '../../domain/auth/environment-reach.ts';
 import { authenticate, type RequestedEnvironment } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
-import { assertMayAtAll } from '../../domain/items/access.ts';
+import { assertMayAtAll } from '../../domain/items/access/access.ts';
 import { assertMayAtAllOnUploads } from '../../domain/uploads/authorization.ts';
 
 const ACCEPTED_MEDIA = /application\/(json|vnd\.api\+json)/;

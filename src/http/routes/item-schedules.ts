@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
-import { recordGate } from '../../domain/items/record-gate.ts';
+import { recordGate } from '../../domain/items/access/record-gate.ts';
 import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
 import { presentItem } from '../../presenters/item.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';

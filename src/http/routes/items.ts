@@ -7,7 +7,9 @@ import {
   assertMayOnItems,
   assertMayOnVersion,
   readableOnly,
-} from '../../domain/items/access.ts';
+} from '../../domain/items/access/access.ts';
+import { readableRecords } from '../../domain/items/access/readable-records.ts';
+import { newRecordGate, recordGate } from '../../domain/items/access/record-gate.ts';
 import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
 import { publicationState } from '../../domain/items/publication-state.ts';
@@ -18,8 +20,8 @@ import {
   listItems,
   MAX_PAGE_LIMIT,
 } from '../../domain/items/query/list.ts';
-import { readableRecords } from '../../domain/items/readable-records.ts';
-import { newRecordGate, recordGate } from '../../domain/items/record-gate.ts';
+import { readableRecords } from '../../domain/items/access/readable-records.ts';
+import { newRecordGate, recordGate } from '../../domain/items/access/record-gate.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions/versions.ts';

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { readableOnly } from '../../domain/items/access.ts';
+import { readableOnly } from '../../domain/items/access/access.ts';
 import { uploadReferences } from '../../domain/uploads/record-references.ts';
 import { presentItem } from '../../presenters/item.ts';
 import { actorOf } from '../actor.ts';

@@ -1,7 +1,7 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { EnvQueryable } from '../../../db/environment-scope.ts';
 import { BLOCK_VALIDATORS } from '../../schema/references.ts';
-import { holdsBlocks } from '../block-values.ts';
+import { holdsBlocks } from '../blocks/block-values.ts';
 import { FILTER_FIELD_COLUMNS, type FilterField } from '../model-fields.ts';
 import { blockPresenceOperators } from './block-presence-filters.ts';
 import { allOf, combinedConditions, namesIn } from './filter-combinators.ts';

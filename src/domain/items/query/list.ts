@@ -10,7 +10,7 @@ import type { EnvironmentDatabase, ItemTypeRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
 import { valuesToShow } from '../blocks/block-snapshots.ts';
-import type { ItemsWhere } from '../readable-records.ts';
+import type { ItemsWhere } from '../access/readable-records.ts';
 import { type RecordView, recordView, withTreeMeta } from '../record-view.ts';
 import { filterConditions } from './list-filters.ts';
 import { boundedPatternRun } from './pattern-statements.ts';

@@ -1,5 +1,5 @@
-import { BoundedMemo } from '../../bounded-memo.ts';
-import type { Actor } from '../actor.ts';
+import { BoundedMemo } from '../../../bounded-memo.ts';
+import type { Actor } from '../../actor.ts';
 
 /**
  * How a role's item-type permission entries (the client's `Role` type) answer

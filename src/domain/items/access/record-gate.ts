@@ -1,6 +1,6 @@
-import type { Scope } from '../../db/environment-scope.ts';
-import type { Actor } from '../actor.ts';
-import { DomainError } from '../errors.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import type { Actor } from '../../actor.ts';
+import { DomainError } from '../../errors.ts';
 import { assertMayOnItems, judge, RECORD_REF_COLUMNS } from './access.ts';
 import {
   type ContentPart,

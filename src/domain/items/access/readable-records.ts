@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
-import type { Scope } from '../../db/environment-scope.ts';
-import type { EnvironmentDatabase } from '../../db/schema.ts';
-import type { Actor } from '../actor.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import type { EnvironmentDatabase } from '../../../db/schema.ts';
+import type { Actor } from '../../actor.ts';
 import { roleTokenIds } from './access.ts';
 import {
   type CreatorReach,

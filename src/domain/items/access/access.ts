@@ -1,7 +1,8 @@
-import type { Scope } from '../../db/environment-scope.ts';
-import type { Actor } from '../actor.ts';
-import { DomainError } from '../errors.ts';
-import { findItemType } from '../schema/model-rows.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import type { Actor } from '../../actor.ts';
+import { DomainError } from '../../errors.ts';
+import { findItemType } from '../../schema/model-rows.ts';
+import type { RecordView } from '../record-view.ts';
 import {
   everyRecord,
   type Grant,
@@ -15,7 +16,6 @@ import {
   reaches,
   wholeContent,
 } from './permission-entries.ts';
-import type { RecordView } from './record-view.ts';
 
 /**
  * The one place record access is decided, on the records as they are stored: the role's
