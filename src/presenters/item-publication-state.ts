@@ -1,4 +1,7 @@
-import type { PublicationState, PublicationStateView } from '../domain/items/publication-state.ts';
+import type {
+  PublicationState,
+  PublicationStateView,
+} from '../domain/items/publishing/publication-state.ts';
 import { presentItemVersion } from './item-version.ts';
 import { type Resource, ref } from './jsonapi.ts';
 import { presentScheduledAction } from './scheduled-action.ts';

@@ -1,4 +1,4 @@
-import type { ScheduledAction } from '../domain/items/schedules.ts';
+import type { ScheduledAction } from '../domain/items/publishing/schedules.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';
 
 /**

@@ -1,5 +1,8 @@
 import type { Db } from '../db/client.ts';
-import { environmentsWithDueSchedules, runDueSchedules } from '../domain/items/schedule-runs.ts';
+import {
+  environmentsWithDueSchedules,
+  runDueSchedules,
+} from '../domain/items/publishing/schedule-runs.ts';
 import type { Logger } from '../worker-logger.ts';
 
 export type ScheduleRunner = {

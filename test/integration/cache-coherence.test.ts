@@ -13,7 +13,7 @@ import {
 import { authenticate } from '../../src/domain/auth/tokens.ts';
 import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/caches/caches.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';
-import { publishInTransaction } from '../../src/domain/items/publishing.ts';
+import { publishInTransaction } from '../../src/domain/items/publishing/publishing.ts';
 import { recordAndContext } from '../../src/domain/items/record-context.ts';
 import { cachedModelState, findModelState } from '../../src/domain/schema/model-state.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';

@@ -1,7 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ScheduledActionKind, ScheduleSelection } from '../../db/schema.ts';
 import { recordGate } from '../../domain/items/access/record-gate.ts';
-import { createSchedule, destroySchedule, SCHEDULE_KINDS } from '../../domain/items/schedules.ts';
+import {
+  createSchedule,
+  destroySchedule,
+  SCHEDULE_KINDS,
+} from '../../domain/items/publishing/schedules.ts';
 import { presentItem } from '../../presenters/item.ts';
 import { presentScheduledAction } from '../../presenters/scheduled-action.ts';
 import { actorOf } from '../actor.ts';

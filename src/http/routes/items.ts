@@ -12,16 +12,18 @@ import { readableRecords } from '../../domain/items/access/readable-records.ts';
 import { newRecordGate, recordGate } from '../../domain/items/access/record-gate.ts';
 import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
 import { duplicateItem } from '../../domain/items/duplicate.ts';
-import { publicationState } from '../../domain/items/publication-state.ts';
-import { contentSelectionOf, publishItem, unpublishItem } from '../../domain/items/publishing.ts';
 import {
   DEFAULT_PAGE_LIMIT,
   type ItemListQuery,
   listItems,
   MAX_PAGE_LIMIT,
 } from '../../domain/items/query/list.ts';
-import { readableRecords } from '../../domain/items/access/readable-records.ts';
-import { newRecordGate, recordGate } from '../../domain/items/access/record-gate.ts';
+import { publicationState } from '../../domain/items/publishing/publication-state.ts';
+import {
+  contentSelectionOf,
+  publishItem,
+  unpublishItem,
+} from '../../domain/items/publishing/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions/versions.ts';

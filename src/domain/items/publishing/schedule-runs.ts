@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../db/client.ts';
+import type { Db } from '../../../db/client.ts';
 import {
   type EnvironmentRef,
   environmentRef,
@@ -9,9 +9,9 @@ import {
   RECORD_CHANGE,
   type Scope,
   scopeFor,
-} from '../../db/environment-scope.ts';
-import type { ScheduledActionRow } from '../../db/schema.ts';
-import { DomainError } from '../errors.ts';
+} from '../../../db/environment-scope.ts';
+import type { ScheduledActionRow } from '../../../db/schema.ts';
+import { DomainError } from '../../errors.ts';
 import { contentSelectionOf, publishInTransaction, unpublishInTransaction } from './publishing.ts';
 import { SCHEDULE_KINDS } from './schedules.ts';
 

@@ -4,14 +4,14 @@ import {
   RECORD_CHANGE,
   type Scope,
   type ScopedTransaction,
-} from '../../db/environment-scope.ts';
-import { DomainError, ValidationFailed } from '../errors.ts';
-import type { ContentPart } from './access/permission-entries.ts';
-import type { RecordGate } from './access/record-gate.ts';
-import { currentSnapshots } from './blocks/block-snapshots.ts';
-import { holdsBlocks } from './blocks/block-values.ts';
-import { changedContent } from './content-changes.ts';
-import { eventEntityOf, storedSnapshot } from './event-entities.ts';
+} from '../../../db/environment-scope.ts';
+import { DomainError, ValidationFailed } from '../../errors.ts';
+import type { ContentPart } from '../access/permission-entries.ts';
+import type { RecordGate } from '../access/record-gate.ts';
+import { currentSnapshots } from '../blocks/block-snapshots.ts';
+import { holdsBlocks } from '../blocks/block-values.ts';
+import { changedContent } from '../content-changes.ts';
+import { eventEntityOf, storedSnapshot } from '../event-entities.ts';
 import {
   type ContentSelection,
   localesOf,
@@ -19,15 +19,15 @@ import {
   selectedIssues,
   snapshotValid,
   withoutLocales,
-} from './locale-content.ts';
-import type { ItemField } from './model-fields.ts';
-import type { StoredItem } from './record-context.ts';
-import type { RecordView } from './record-view.ts';
-import { byApiKey, emitItemEvent, findRecordOrFail } from './service.ts';
+} from '../locale-content.ts';
+import type { ItemField } from '../model-fields.ts';
+import type { StoredItem } from '../record-context.ts';
+import type { RecordView } from '../record-view.ts';
+import { byApiKey, emitItemEvent, findRecordOrFail } from '../service.ts';
+import { checkItemValues } from '../values.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
-import { checkItemValues } from './values.ts';
 
-export { type ContentSelection, contentSelectionOf } from './locale-content.ts';
+export { type ContentSelection, contentSelectionOf } from '../locale-content.ts';
 
 /**
  * `recursive=true`: publish unpublished parents too, or withdraw published children too.

@@ -2,19 +2,19 @@ import {
   type EnvQueryable,
   inEnvironmentTransaction,
   type Scope,
-} from '../../db/environment-scope.ts';
+} from '../../../db/environment-scope.ts';
 import type {
   ScheduledActionKind,
   ScheduledActionRow,
   ScheduleSelection,
-} from '../../db/schema.ts';
-import { NotFound, type RecordType, ValidationFailed } from '../errors.ts';
-import { isIsoDateTime } from '../schema/field-types/iso-dates.ts';
-import { quoteList } from '../schema/field-types/problems.ts';
-import { siteLocales } from '../schema/locales.ts';
-import type { RecordGate } from './access/record-gate.ts';
-import type { RecordView } from './record-view.ts';
-import { findItem, findRow } from './service.ts';
+} from '../../../db/schema.ts';
+import { NotFound, type RecordType, ValidationFailed } from '../../errors.ts';
+import { isIsoDateTime } from '../../schema/field-types/iso-dates.ts';
+import { quoteList } from '../../schema/field-types/problems.ts';
+import { siteLocales } from '../../schema/locales.ts';
+import type { RecordGate } from '../access/record-gate.ts';
+import type { RecordView } from '../record-view.ts';
+import { findItem, findRow } from '../service.ts';
 
 /** A record's scheduled publication or unpublishing: what it acts on and when. */
 export type ScheduledAction = Pick<

@@ -1,16 +1,16 @@
-import type { Scope } from '../../db/environment-scope.ts';
-import { NotFound } from '../errors.ts';
-import { currentSnapshots } from './blocks/block-snapshots.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import { NotFound } from '../../errors.ts';
+import { currentSnapshots } from '../blocks/block-snapshots.ts';
 import {
   compareContent,
   invalidParts,
   type LocaleComparison,
   snapshotValid,
-} from './locale-content.ts';
-import { recordAndContext } from './record-context.ts';
+} from '../locale-content.ts';
+import { recordAndContext } from '../record-context.ts';
+import { findWholeVersion } from '../versions/version-store.ts';
+import type { VersionView } from '../versions/versions.ts';
 import type { ScheduledAction } from './schedules.ts';
-import { findWholeVersion } from './versions/version-store.ts';
-import type { VersionView } from './versions/versions.ts';
 
 /** What the current-vs-published comparison says of a record, and what it links to. */
 export type PublicationState = LocaleComparison & {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { EnvQueryable } from '../../db/environment-scope.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
 
 // Publishing in tree models: a record is not published under an unpublished parent, and a
 // parent is not withdrawn from under published children (DatoCMS's UNPUBLISHED_PARENT and

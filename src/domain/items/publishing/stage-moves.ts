@@ -1,10 +1,14 @@
-import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
-import { DomainError } from '../errors.ts';
-import { workflowStages } from '../schema/stages.ts';
-import type { RecordGate } from './access/record-gate.ts';
-import { eventEntityOf, storedSnapshot } from './event-entities.ts';
-import type { RecordView } from './record-view.ts';
-import { emitItemEvent, findRecordOrFail } from './service.ts';
+import {
+  inEnvironmentTransaction,
+  RECORD_CHANGE,
+  type Scope,
+} from '../../../db/environment-scope.ts';
+import { DomainError } from '../../errors.ts';
+import { workflowStages } from '../../schema/stages.ts';
+import type { RecordGate } from '../access/record-gate.ts';
+import { eventEntityOf, storedSnapshot } from '../event-entities.ts';
+import type { RecordView } from '../record-view.ts';
+import { emitItemEvent, findRecordOrFail } from '../service.ts';
 
 /**
  * Moves a record to a stage of its model's workflow (an `update` event; the values and
