@@ -15,7 +15,7 @@ import {
   fillNewField,
   followFieldUpdate,
   reachesValues,
-} from '../items/schema-changes.ts';
+} from '../items/schema-changes/schema-changes.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import type { GroupKey } from '../positions/order.ts';

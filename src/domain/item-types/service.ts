@@ -9,9 +9,9 @@ import type { ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
-import { dropBlocksOfModel } from '../items/block-removal.ts';
-import { refreshRecords } from '../items/refresh.ts';
-import { settleStages } from '../items/stages.ts';
+import { dropBlocksOfModel } from '../items/schema-changes/block-removal.ts';
+import { refreshRecords } from '../items/schema-changes/refresh.ts';
+import { settleStages } from '../items/schema-changes/stages.ts';
 import { checkRoomFor } from '../limits.ts';
 import {
   appendedMenuItemInsert,

@@ -6,7 +6,7 @@ import {
 import type { WorkflowRow } from '../../db/schema.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
-import { settleStages } from '../items/stages.ts';
+import { settleStages } from '../items/schema-changes/stages.ts';
 import { checkNewId } from '../new-ids.ts';
 import { rethrowUniqueness } from '../uniqueness.ts';
 import * as repo from './repo.ts';

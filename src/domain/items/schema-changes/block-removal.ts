@@ -1,13 +1,13 @@
-import type { EnvTrx } from '../../db/environment-scope.ts';
-import type { BlockRow } from '../../db/schema.ts';
-import { loadBlockSchema } from './blocks/block-schema.ts';
+import type { EnvTrx } from '../../../db/environment-scope.ts';
+import type { BlockRow } from '../../../db/schema.ts';
+import { loadBlockSchema } from '../blocks/block-schema.ts';
 import {
   type BlockHoldingField,
   blockRefsOf,
   holdsBlocks,
   withoutBlocks,
-} from './blocks/block-values.ts';
-import { fieldsOfModels, type ItemField } from './model-fields.ts';
+} from '../blocks/block-values.ts';
+import { fieldsOfModels, type ItemField } from '../model-fields.ts';
 
 // Schema changes that remove blocks: a destroyed field holding blocks, a destroyed block
 // model, a locale a localized field no longer keeps (unlocalized, or dropped from the site).

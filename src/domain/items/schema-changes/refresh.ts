@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import type { EnvTrx } from '../../db/environment-scope.ts';
-import { checkRecordValues } from '../schema/field-types/index.ts';
-import { siteLocales } from '../schema/locales.ts';
-import { blockIdValues } from './blocks/block-values.ts';
-import { fieldsOfModel, type ItemField } from './model-fields.ts';
+import type { EnvTrx } from '../../../db/environment-scope.ts';
+import { checkRecordValues } from '../../schema/field-types/index.ts';
+import { siteLocales } from '../../schema/locales.ts';
+import { blockIdValues } from '../blocks/block-values.ts';
+import { fieldsOfModel, type ItemField } from '../model-fields.ts';
 
 /** A record's stored values: keyed by field id. */
 export type StoredValues = Record<string, unknown>;

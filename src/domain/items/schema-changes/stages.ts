@@ -1,5 +1,5 @@
-import type { EnvTrx } from '../../db/environment-scope.ts';
-import { initialOf, workflowStages } from '../schema/stages.ts';
+import type { EnvTrx } from '../../../db/environment-scope.ts';
+import { initialOf, workflowStages } from '../../schema/stages.ts';
 
 /**
  * After a model's workflow changed, or a workflow's stages did: every record of the

@@ -1,18 +1,18 @@
 import { type RawBuilder, sql } from 'kysely';
-import type { EnvTrx } from '../../db/environment-scope.ts';
-import { withWrites } from '../../db/query/carried-writes.ts';
-import { executePrepared } from '../../db/query/prepared.ts';
-import type { EnvironmentDatabase, FieldRow } from '../../db/schema.ts';
+import type { EnvTrx } from '../../../db/environment-scope.ts';
+import { withWrites } from '../../../db/query/carried-writes.ts';
+import { executePrepared } from '../../../db/query/prepared.ts';
+import type { EnvironmentDatabase, FieldRow } from '../../../db/schema.ts';
 import {
   convertValue,
   emptyValue,
   type FieldType,
   orEmpty,
   withEmptyValues,
-} from '../schema/field-types/index.ts';
-import { isPlainObject } from '../schema/field-types/problems.ts';
-import { siteLocales } from '../schema/locales.ts';
-import type { ValueHolders } from '../schema/model-state.ts';
+} from '../../schema/field-types/index.ts';
+import { isPlainObject } from '../../schema/field-types/problems.ts';
+import { siteLocales } from '../../schema/locales.ts';
+import type { ValueHolders } from '../../schema/model-state.ts';
 import { blockIdsHeld, deleteBlocksAndInner, deleteBlocksHeldBy } from './block-removal.ts';
 import { invalidRecordsOf, refreshRecords, type StoredValues } from './refresh.ts';
 

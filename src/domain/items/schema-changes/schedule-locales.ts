@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { EnvTrx } from '../../db/environment-scope.ts';
-import type { ScheduleSelection } from '../../db/schema.ts';
-import { SCHEDULE_KINDS, scheduleLocales } from './publishing/schedules.ts';
+import type { EnvTrx } from '../../../db/environment-scope.ts';
+import type { ScheduleSelection } from '../../../db/schema.ts';
+import { SCHEDULE_KINDS, scheduleLocales } from '../publishing/schedules.ts';
 
 /** The selection without the locales the site no longer has; null when it selects nothing. */
 function keptSelection(
