@@ -1,5 +1,5 @@
-import type { BulkResult } from '../domain/items/bulk.ts';
 import type { RecordView } from '../domain/items/record-view.ts';
+import type { BulkResult } from '../domain/items/writes/bulk.ts';
 import { presentedAttributes } from './attributes.ts';
 import { nestedValues } from './item-blocks.ts';
 import { isoTime, type Resource, ref } from './jsonapi.ts';

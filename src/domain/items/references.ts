@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Scope } from '../../db/environment-scope.ts';
 import { NotFound } from '../errors.ts';
+import { findRow } from './find-item.ts';
 import { fieldsOfModels } from './model-fields.ts';
 import { type RecordView, recordView } from './record-view.ts';
-import { findRow } from './service.ts';
 
 // Link fields hold ids as JSON strings, at any depth (localized values, link lists,
 // structured-text links): a record references another when some string in its values

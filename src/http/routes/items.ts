@@ -10,8 +10,7 @@ import {
 } from '../../domain/items/access/access.ts';
 import { readableRecords } from '../../domain/items/access/readable-records.ts';
 import { newRecordGate, recordGate } from '../../domain/items/access/record-gate.ts';
-import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/bulk.ts';
-import { duplicateItem } from '../../domain/items/duplicate.ts';
+import { findItem } from '../../domain/items/find-item.ts';
 import {
   DEFAULT_PAGE_LIMIT,
   type ItemListQuery,
@@ -25,8 +24,12 @@ import {
   unpublishItem,
 } from '../../domain/items/publishing/publishing.ts';
 import { itemReferences } from '../../domain/items/references.ts';
-import * as items from '../../domain/items/service.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions/versions.ts';
+import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/writes/bulk.ts';
+import { createItem } from '../../domain/items/writes/create-item.ts';
+import { destroyItem } from '../../domain/items/writes/destroy-item.ts';
+import { duplicateItem } from '../../domain/items/writes/duplicate.ts';
+import { updateItem } from '../../domain/items/writes/update-item.ts';
 import { presentBulkResult, presentItem } from '../../presenters/item.ts';
 import { presentPublicationStateView } from '../../presenters/item-publication-state.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
@@ -186,7 +189,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     { schema: { parsedQuerystring: ItemQuery, response: { 200: ItemDocument } }, config: read },
     async (request) => {
       await mayOnRecord(request);
-      const record = await items.findItem(request.scope, request.params.id, {
+      const record = await findItem(request.scope, request.params.id, {
         version: text(request.query as RawQuery, 'version'),
         nested: nested(request.query as RawQuery),
       });
@@ -227,7 +230,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     const itemType = data.relationships?.item_type.data?.id;
     const attributes = data.attributes ?? {};
     await assertMayCreate(actor, request.scope, itemType);
-    return items.createItem(
+    return createItem(
       request.scope,
       callerTokenOf(request),
       validateOnly
@@ -259,7 +262,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     { schema: { body: UpdateItemBody, response: { 204: NoContent } }, config: update },
     async (request, reply) => {
       const data = request.body.data;
-      await items.updateItem(
+      await updateItem(
         request.scope,
         editorOf(request),
         request.params.id,
@@ -280,7 +283,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     async (request) => {
       const data = request.body.data;
       const itemType = data.relationships?.item_type?.data?.id;
-      const entity = await items.updateItem(
+      const entity = await updateItem(
         request.scope,
         editorOf(request),
         request.params.id,
@@ -298,7 +301,7 @@ export async function itemRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
       config: { asyncJob: true, itemAction: 'delete' },
     },
     async (request, reply) => {
-      const entity = await items.destroyItem(request.scope, request.params.id, gateOf(request));
+      const entity = await destroyItem(request.scope, request.params.id, gateOf(request));
       return sendResult(deps, request, reply, 200, { data: presentItem(entity) });
     },
   );

@@ -12,6 +12,7 @@ import { currentSnapshots } from '../blocks/block-snapshots.ts';
 import { holdsBlocks } from '../blocks/block-values.ts';
 import { changedContent } from '../content-changes.ts';
 import { eventEntityOf, storedSnapshot } from '../event-entities.ts';
+import { findRecordOrFail } from '../find-item.ts';
 import {
   type ContentSelection,
   localesOf,
@@ -22,8 +23,9 @@ import {
 } from '../locale-content.ts';
 import type { ItemField } from '../model-fields.ts';
 import type { StoredItem } from '../record-context.ts';
+import { emitItemEvent } from '../record-events.ts';
+import { byApiKey } from '../record-input.ts';
 import type { RecordView } from '../record-view.ts';
-import { byApiKey, emitItemEvent, findRecordOrFail } from '../service.ts';
 import { checkItemValues } from '../values.ts';
 import { publishedDescendants, unpublishedAncestors } from './tree-publishing.ts';
 

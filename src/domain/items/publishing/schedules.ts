@@ -13,8 +13,8 @@ import { isIsoDateTime } from '../../schema/field-types/iso-dates.ts';
 import { quoteList } from '../../schema/field-types/problems.ts';
 import { siteLocales } from '../../schema/locales.ts';
 import type { RecordGate } from '../access/record-gate.ts';
+import { findItem, findRow } from '../find-item.ts';
 import type { RecordView } from '../record-view.ts';
-import { findItem, findRow } from '../service.ts';
 
 /** A record's scheduled publication or unpublishing: what it acts on and when. */
 export type ScheduledAction = Pick<

@@ -7,8 +7,9 @@ import { DomainError } from '../../errors.ts';
 import { workflowStages } from '../../schema/stages.ts';
 import type { RecordGate } from '../access/record-gate.ts';
 import { eventEntityOf, storedSnapshot } from '../event-entities.ts';
+import { findRecordOrFail } from '../find-item.ts';
+import { emitItemEvent } from '../record-events.ts';
 import type { RecordView } from '../record-view.ts';
-import { emitItemEvent, findRecordOrFail } from '../service.ts';
 
 /**
  * Moves a record to a stage of its model's workflow (an `update` event; the values and

@@ -5,10 +5,11 @@ import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
 import { siteLocales } from '../../schema/locales.ts';
 import type { RecordGate } from '../access/record-gate.ts';
 import { snapshotAsRequest } from '../blocks/block-snapshots.ts';
+import { findRow } from '../find-item.ts';
 import { snapshotValid } from '../locale-content.ts';
 import { fieldsOfModel, type ItemField } from '../model-fields.ts';
 import type { RecordView } from '../record-view.ts';
-import { findRow, updateItem } from '../service.ts';
+import { updateItem } from '../writes/update-item.ts';
 import { findWholeVersion, wholeValueBytes, withWholeValues } from './version-store.ts';
 
 /**

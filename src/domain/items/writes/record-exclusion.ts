@@ -1,5 +1,5 @@
-import { type EnvQueryable, excludeRecordKeys } from '../../db/environment-scope.ts';
-import type { ItemTypeRow } from '../../db/schema.ts';
+import { type EnvQueryable, excludeRecordKeys } from '../../../db/environment-scope.ts';
+import type { ItemTypeRow } from '../../../db/schema.ts';
 
 /**
  * What a record change must exclude beyond the record it writes (which its first read

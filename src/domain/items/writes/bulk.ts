@@ -1,10 +1,10 @@
-import type { Scope } from '../../db/environment-scope.ts';
-import { DomainError } from '../errors.ts';
-import type { RecordGate } from './access/record-gate.ts';
-import { publishItem, unpublishItem } from './publishing/publishing.ts';
-import { moveToStage } from './publishing/stage-moves.ts';
-import type { RecordView } from './record-view.ts';
-import { destroyItem } from './service.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import { DomainError } from '../../errors.ts';
+import type { RecordGate } from '../access/record-gate.ts';
+import { publishItem, unpublishItem } from '../publishing/publishing.ts';
+import { moveToStage } from '../publishing/stage-moves.ts';
+import type { RecordView } from '../record-view.ts';
+import { destroyItem } from './destroy-item.ts';
 
 export type BulkAction = 'publish' | 'unpublish' | 'destroy';
 

@@ -1,20 +1,25 @@
-import { inEnvironmentTransaction, RECORD_CHANGE, type Scope } from '../../db/environment-scope.ts';
-import type { CallerToken } from '../actor.ts';
-import { MAX_NESTING_DEPTH } from '../limits.ts';
-import { withEmptyValues } from '../schema/field-types/empty-values.ts';
-import type { ModelView } from '../schema/model-state.ts';
-import { findItemType } from '../schema/models.ts';
-import type { RecordGate } from './access/record-gate.ts';
+import {
+  inEnvironmentTransaction,
+  RECORD_CHANGE,
+  type Scope,
+} from '../../../db/environment-scope.ts';
+import type { CallerToken } from '../../actor.ts';
+import { MAX_NESTING_DEPTH } from '../../limits.ts';
+import { withEmptyValues } from '../../schema/field-types/empty-values.ts';
+import type { ModelView } from '../../schema/model-state.ts';
+import { findItemType } from '../../schema/models.ts';
+import type { RecordGate } from '../access/record-gate.ts';
 import {
   type BlockHoldingField,
   type BlockModelFields,
   isBlockNode,
   mapValues,
-} from './blocks/block-values.ts';
-import type { ItemField } from './model-fields.ts';
-import type { RecordView } from './record-view.ts';
-import { createInTransaction, findItem, findRecordOrFail } from './service.ts';
-import { valueTaken } from './values.ts';
+} from '../blocks/block-values.ts';
+import { findItem, findRecordOrFail } from '../find-item.ts';
+import type { ItemField } from '../model-fields.ts';
+import type { RecordView } from '../record-view.ts';
+import { valueTaken } from '../values.ts';
+import { createInTransaction } from './create-item.ts';
 
 /** How a copy of a unique value is told apart: the n-th copy of it. */
 const COPY_SUFFIX: Readonly<Record<string, (value: string, n: number) => string>> = {
