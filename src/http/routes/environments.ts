@@ -1,8 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EnvironmentsAccess } from '../../domain/auth/environment-reach.ts';
+import { destroyEnvironment } from '../../domain/environments/destroy-environment.ts';
+import { findEnvironment, listEnvironments } from '../../domain/environments/environment-rows.ts';
+import { startFork } from '../../domain/environments/fork-environment.ts';
 import * as maintenance from '../../domain/environments/maintenance.ts';
-import * as environments from '../../domain/environments/service.ts';
+import { promoteEnvironment } from '../../domain/environments/promote-environment.ts';
+import { renameEnvironment } from '../../domain/environments/rename-environment.ts';
 import { presentEnvironment, presentMaintenanceMode } from '../../presenters/environment.ts';
 import { sendResult } from '../respond.ts';
 import {
@@ -35,14 +39,14 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
   const promote = { permission: 'can_promote_environments' } as const;
 
   app.get('/environments', { schema: { response: { 200: EnvironmentList } } }, async () => ({
-    data: (await environments.listEnvironments(db)).map(presentEnvironment),
+    data: (await listEnvironments(db)).map(presentEnvironment),
   }));
 
   app.get<Params>(
     '/environments/:id',
     { schema: { response: { 200: EnvironmentDocument } } },
     async (request) => ({
-      data: presentEnvironment(await environments.findEnvironment(db, request.params.id)),
+      data: presentEnvironment(await findEnvironment(db, request.params.id)),
     }),
   );
 
@@ -57,16 +61,10 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
       config: { ...manage, resourceType: 'environment', asyncJob: true },
     },
     async (request, reply) => {
-      const fork = await environments.startFork(
-        db,
-        accessOf(request),
-        request.params.id,
-        request.body.data.id,
-        {
-          fast: request.query.fast === 'true',
-          engine: deps.engine,
-        },
-      );
+      const fork = await startFork(db, accessOf(request), request.params.id, request.body.data.id, {
+        fast: request.query.fast === 'true',
+        engine: deps.engine,
+      });
       if (request.query.immediate_return === 'true') {
         fork.completion.catch((error: unknown) => {
           request.log.error({ err: error }, `fork into "${fork.environment.id}" failed`);
@@ -83,9 +81,7 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     '/environments/:id/promote',
     { schema: { response: { 200: EnvironmentDocument } }, config: promote },
     async (request) => ({
-      data: presentEnvironment(
-        await environments.promoteEnvironment(db, accessOf(request), request.params.id),
-      ),
+      data: presentEnvironment(await promoteEnvironment(db, accessOf(request), request.params.id)),
     }),
   );
 
@@ -97,12 +93,7 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
     async (request) => ({
       data: presentEnvironment(
-        await environments.renameEnvironment(
-          db,
-          accessOf(request),
-          request.params.id,
-          request.body.data.id,
-        ),
+        await renameEnvironment(db, accessOf(request), request.params.id, request.body.data.id),
       ),
     }),
   );
@@ -115,7 +106,7 @@ export async function environmentRoutes(app: FastifyInstance, deps: AppDeps): Pr
     },
     async (request, reply) => {
       const data = presentEnvironment(
-        await environments.destroyEnvironment(db, accessOf(request), request.params.id),
+        await destroyEnvironment(db, accessOf(request), request.params.id),
       );
       return sendResult(deps, request, reply, 200, { data });
     },
