@@ -11,18 +11,18 @@ import {
 import { readableRecords } from '../../domain/items/access/readable-records.ts';
 import { newRecordGate, recordGate } from '../../domain/items/access/record-gate.ts';
 import { findItem } from '../../domain/items/find-item.ts';
-import {
-  DEFAULT_PAGE_LIMIT,
-  type ItemListQuery,
-  listItems,
-  MAX_PAGE_LIMIT,
-} from '../../domain/items/query/list.ts';
 import { publicationState } from '../../domain/items/publishing/publication-state.ts';
 import {
   contentSelectionOf,
   publishItem,
   unpublishItem,
 } from '../../domain/items/publishing/publishing.ts';
+import {
+  DEFAULT_PAGE_LIMIT,
+  type ItemListQuery,
+  listItems,
+  MAX_PAGE_LIMIT,
+} from '../../domain/items/query/list.ts';
 import { itemReferences } from '../../domain/items/references.ts';
 import { findVersion, listVersions, restoreVersion } from '../../domain/items/versions/versions.ts';
 import { type BulkAction, bulkItems, bulkMoveToStage } from '../../domain/items/writes/bulk.ts';
