@@ -1,3 +1,4 @@
+import stringify from 'json-stringify-pretty-compact';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.ts';
@@ -20,7 +21,10 @@ export async function buildOpenApiDocument(config: Config): Promise<unknown> {
   }
 }
 
-/** `fieldhouse openapi`: prints the document, e.g. to refresh the committed openapi.json. */
+/**
+ * `fieldhouse openapi`: prints the document, e.g. to refresh the committed openapi.json.
+ * Indented, with what fits in a line on one line, so a reader can browse it.
+ */
 export async function printOpenApi(config: Config): Promise<void> {
-  process.stdout.write(`${JSON.stringify(await buildOpenApiDocument(config), null, 2)}\n`);
+  process.stdout.write(`${stringify(await buildOpenApiDocument(config), { maxLength: 120 })}\n`);
 }

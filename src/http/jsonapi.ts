@@ -1,5 +1,6 @@
 import { type Static, type TObject, type TSchema, Type } from '@sinclair/typebox';
 import { MAX_POSITION } from '../domain/limits.ts';
+import { Component, componentPrefix } from './schemas/component.ts';
 
 /** Schema builders for JSON:API request documents, validated by ajv with unknown keys refused. */
 
@@ -19,9 +20,9 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Union([schema, Type.Null()]);
 }
 
-/** `{data: null | {type, id}}` */
+/** `{data: null | {type, id}}`, declared once per type in openapi.json. */
 export function ToOne(type: string) {
-  return Type.Object(
+  const linkage = Type.Object(
     {
       data: Type.Union([
         Type.Null(),
@@ -33,11 +34,12 @@ export function ToOne(type: string) {
     },
     { additionalProperties: false },
   );
+  return Component(`${componentPrefix(type)}ToOneInput`, linkage);
 }
 
 /** `{data: [{type, id}…]}`, with at most `maxItems` entries when given. */
 export function ToMany(type: string, maxItems?: number) {
-  return Type.Object(
+  const linkage = Type.Object(
     {
       data: Type.Array(
         Type.Object(
@@ -49,6 +51,7 @@ export function ToMany(type: string, maxItems?: number) {
     },
     { additionalProperties: false },
   );
+  return Component(`${componentPrefix(type)}ToManyInput`, linkage);
 }
 
 /** For resources whose documents carry no relationships or no meta. */

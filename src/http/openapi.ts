@@ -1,6 +1,7 @@
-import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
+import swagger from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifySchema } from 'fastify';
+import { type Components, completeDocument, hoistNamed } from './openapi-document.ts';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -9,68 +10,51 @@ declare module 'fastify' {
      * /items`): documented in openapi.json as `querystring` is, never validated by Fastify.
      */
     parsedQuerystring?: unknown;
+    /** The headers a route reads itself: documented as `headers` are, never validated. */
+    parsedHeaders?: unknown;
+    /** The body a route parses itself: documented as `body` is, never validated. */
+    parsedBody?: unknown;
   }
 }
 
-/** What every refusal answers: the closed error table of `errors.ts`. */
-const ErrorSchema = Type.Object(
-  {
-    data: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        type: Type.Literal('api_error'),
-        attributes: Type.Object({
-          code: Type.String(),
-          doc_url: Type.String(),
-          details: Type.Record(Type.String(), Type.Unknown()),
-        }),
-      }),
-    ),
-  },
-  { description: 'A refusal: the error codes and their details' },
+/** The environment a request works in, for the CMA and the delivery API alike. */
+export const EnvironmentHeader = Type.Optional(
+  Type.String({ description: 'The environment to work in; the primary one when absent' }),
 );
-// As plain JSON, as the rest of the document is once rendered (no TypeBox symbols).
-const ErrorDocument = JSON.parse(JSON.stringify(ErrorSchema)) as typeof ErrorSchema;
-
-/** The route's schema as documented: its self-parsed query string shown as its query. */
-function documentedSchema(schema: FastifySchema | undefined): FastifySchema | undefined {
-  if (schema?.parsedQuerystring === undefined) return schema;
-  const { parsedQuerystring, ...rest } = schema;
-  return { ...rest, querystring: parsedQuerystring };
-}
-
-type Operation = {
-  parameters?: { in: string; schema?: { type?: unknown }; style?: string; explode?: boolean }[];
-  responses?: Record<string, unknown>;
-};
-type Document = { paths?: Record<string, Record<string, Operation>> };
 
 /**
- * A query parameter that is an object is written with brackets (`page[limit]=10`,
- * `filter[fields][title][eq]=x`): OpenAPI's deepObject style. And every operation may be
- * refused with an error document.
+ * What every request through the CMA's protocol checks may send besides its token
+ * (`plugins/protocol.ts`); the official client sends both.
  */
-const completeOperations: SwaggerTransformObject = (documentObject) => {
-  const document = (documentObject as { openapiObject: Document }).openapiObject;
-  for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.in === 'query' && parameter.schema?.type === 'object') {
-          parameter.style = 'deepObject';
-          parameter.explode = true;
-        }
-      }
-      operation.responses = {
-        ...operation.responses,
-        default: {
-          description: ErrorDocument.description,
-          content: { 'application/json': { schema: ErrorDocument } },
-        },
-      };
-    }
-  }
-  return document as ReturnType<SwaggerTransformObject>;
-};
+const CmaHeaders = Type.Object({
+  'X-Api-Version': Type.Optional(
+    Type.Literal('3', { description: 'The only version there is; any other is refused' }),
+  ),
+  'X-Environment': EnvironmentHeader,
+});
+
+/**
+ * The route's schema as documented: named pieces of its body and answers referenced (its
+ * query and path parameters are listed one by one, so they stay whole); what it parses
+ * itself shown as what Fastify would validate; the CMA's headers on the routes that
+ * pass its protocol checks.
+ */
+function documentedSchema(
+  schema: FastifySchema | undefined,
+  cma: boolean,
+  components: Components,
+): FastifySchema {
+  const { parsedQuerystring, parsedHeaders, parsedBody, response, body, ...rest } = schema ?? {};
+  const documentedBody = parsedBody ?? body;
+  const headers = parsedHeaders ?? (cma ? CmaHeaders : undefined);
+  return {
+    ...rest,
+    ...(documentedBody === undefined ? {} : { body: hoistNamed(documentedBody, components) }),
+    ...(response === undefined ? {} : { response: hoistNamed(response, components) }),
+    ...(parsedQuerystring === undefined ? {} : { querystring: parsedQuerystring }),
+    ...(headers === undefined ? {} : { headers }),
+  };
+}
 
 /**
  * Collects every route's TypeBox schemas into an OpenAPI 3.1 document as routes register,
@@ -78,6 +62,7 @@ const completeOperations: SwaggerTransformObject = (documentObject) => {
  * Must be registered before the routes.
  */
 export async function registerOpenApi(app: FastifyInstance, version: string): Promise<void> {
+  const components: Components = new Map();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -92,8 +77,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       },
       security: [{ bearerToken: [] }],
     },
-    transform: ({ schema, url }) => ({ schema: documentedSchema(schema) ?? schema, url }),
-    transformObject: completeOperations,
+    transform: ({ schema, url, route }) => ({
+      schema: documentedSchema(schema, route.config?.public !== true, components),
+      url,
+    }),
+    transformObject: completeDocument(components),
   });
 }
 

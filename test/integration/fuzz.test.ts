@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { before, describe, test } from 'node:test';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { ENVIRONMENT_TABLES } from '../../src/db/environment-scope.ts';
@@ -183,7 +184,10 @@ async function snapshot(target: SuiteServer = server): Promise<string> {
 }
 
 async function registeredRoutes(): Promise<Route[]> {
-  const document = (await getJson('/openapi.json')) as {
+  // Bodies refer to shared pieces (`#/components/schemas/…`): read them resolved.
+  const document = (await SwaggerParser.dereference(
+    (await getJson('/openapi.json')) as never,
+  )) as unknown as {
     paths: Record<
       string,
       Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>

@@ -8,6 +8,7 @@ import { authenticate } from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { readableRecords } from '../../domain/items/access/readable-records.ts';
 import type { UploadSettings } from '../../domain/uploads/upload-settings.ts';
+import { EnvironmentHeader } from '../../http/openapi.ts';
 import { readyEnvironment } from '../../http/plugins/protocol.ts';
 import { NoContent } from '../../http/schemas/documents.ts';
 import { CacheTagCollector, modeOf } from '../cache-tags/cache-tags.ts';
@@ -33,6 +34,26 @@ const GraphqlResult = Type.Object({
   errors: Type.Optional(Type.Array(Type.Object({ message: Type.String() }))),
 });
 
+/** The headers `deliveryOptions` reads (the deprecated path forms stand for some). */
+const DeliveryHeaders = Type.Object({
+  'X-Environment': EnvironmentHeader,
+  'X-Include-Drafts': Type.Optional(Type.Literal('true')),
+  'X-Exclude-Invalid': Type.Optional(Type.Literal('true')),
+  'X-Base-Editing-Url': Type.Optional(Type.String({ description: 'For `_editingUrl`' })),
+  'X-Cache-Tags': Type.Optional(Type.Literal('true')),
+});
+
+/** A POST carries the request as a JSON body, read by graphqlRequestOf. */
+const POST_SCHEMA = {
+  parsedBody: Type.Object({
+    query: Type.String(),
+    variables: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])),
+    operationName: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  }),
+  parsedHeaders: DeliveryHeaders,
+  response: { 200: GraphqlResult },
+};
+
 /** A GET carries the request in its query string, read by graphqlRequestOf. */
 const GET_SCHEMA = {
   parsedQuerystring: Type.Object({
@@ -40,6 +61,7 @@ const GET_SCHEMA = {
     variables: Type.Optional(Type.String({ description: 'A JSON object' })),
     operationName: Type.Optional(Type.String()),
   }),
+  parsedHeaders: DeliveryHeaders,
   response: { 200: GraphqlResult },
 };
 
@@ -180,7 +202,7 @@ export async function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): 
   };
 
   for (const url of PATHS) {
-    app.post(url, { config, schema: { response: { 200: GraphqlResult } } }, handler);
+    app.post(url, { config, schema: POST_SCHEMA }, handler);
     app.get(url, { config, schema: GET_SCHEMA }, handler);
     app.options(
       url,

@@ -38,7 +38,10 @@ export const ItemResource = ResourceOf('item', {
 export const ItemDocument = One(ItemResource);
 export const ItemList = Many(ItemResource, { paginated: true });
 /** A duplicate includes the blocks it copied. */
-export const DuplicatedItemDocument = One(ItemResource, { included: AnyResource });
+export const DuplicatedItemDocument = One(ItemResource, {
+  included: AnyResource,
+  name: 'DuplicatedItemDocument',
+});
 
 /** A bulk change: the records changed and how many were and were not. */
 export const BulkItemsDocument = Type.Object({

@@ -10,14 +10,16 @@ import { updateUploadCollection } from '../../domain/upload-collections/update-u
 import { presentUploadCollection } from '../../presenters/upload-collection.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
+import {
+  ReorderUploadCollectionsResponses,
+  UploadCollectionDocument,
+  UploadCollectionListDocument,
+} from '../responses/uploads.ts';
 import { filterIds, IdsFilterQuery, reorderEntries } from '../schemas/menu-tree.ts';
 import {
   CreateUploadCollectionBody,
   ReorderUploadCollectionsBody,
-  ReorderUploadCollectionsResponses,
   UpdateUploadCollectionBody,
-  UploadCollectionDocument,
-  UploadCollectionListDocument,
 } from '../schemas/upload-collection.ts';
 import type { AppDeps } from '../types.ts';
 

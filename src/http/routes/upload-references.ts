@@ -4,7 +4,8 @@ import { readableOnly } from '../../domain/items/access/access.ts';
 import { uploadReferences } from '../../domain/uploads/record-references.ts';
 import { presentItem } from '../../presenters/item.ts';
 import { actorOf } from '../actor.ts';
-import { UploadReferencesDocument, UploadReferencesQuery } from '../schemas/upload-references.ts';
+import { UploadReferencesDocument } from '../responses/uploads.ts';
+import { UploadReferencesQuery } from '../schemas/upload-references.ts';
 import type { AppDeps } from '../types.ts';
 
 type ReferencesRequest = {

@@ -4,7 +4,8 @@ import { requestUpload } from '../../domain/uploads/request-upload.ts';
 import { presentUploadRequest } from '../../presenters/upload-request.ts';
 import { actorOf } from '../actor.ts';
 import { relationshipIds } from '../jsonapi.ts';
-import { CreateUploadRequestBody, UploadRequestDocument } from '../schemas/upload.ts';
+import { UploadRequestDocument } from '../responses/uploads.ts';
+import { CreateUploadRequestBody } from '../schemas/upload.ts';
 import type { UploadRouteDeps } from './upload-route-deps.ts';
 
 /** Where this server is reached: FIELDHOUSE_PUBLIC_URL, else the origin the request came to. */

@@ -6,11 +6,11 @@ import { listUploadTags } from '../../domain/upload-tags/list-upload-tags.ts';
 import { DEFAULT_TAG_PAGE, type TagQuery } from '../../domain/upload-tags/tag-page.ts';
 import { presentUploadTag } from '../../presenters/upload-tag.ts';
 import {
-  CreateUploadTagBody,
-  ListUploadTagsQuery,
-  TagListDocument,
+  UploadSmartTagListDocument,
   UploadTagDocument,
-} from '../schemas/upload-tag.ts';
+  UploadTagListDocument,
+} from '../responses/uploads.ts';
+import { CreateUploadTagBody, ListUploadTagsQuery } from '../schemas/upload-tag.ts';
 
 type ListQuery = { Querystring: Static<typeof ListUploadTagsQuery> };
 
@@ -28,7 +28,7 @@ export async function uploadTagRoutes(app: FastifyInstance) {
     {
       schema: {
         querystring: ListUploadTagsQuery,
-        response: { 200: TagListDocument('upload_tag') },
+        response: { 200: UploadTagListDocument },
       },
       config: { uploadAction: 'read' },
     },
@@ -64,7 +64,7 @@ export async function uploadTagRoutes(app: FastifyInstance) {
     {
       schema: {
         querystring: ListUploadTagsQuery,
-        response: { 200: TagListDocument('upload_smart_tag') },
+        response: { 200: UploadSmartTagListDocument },
       },
       config: { uploadAction: 'read' },
     },

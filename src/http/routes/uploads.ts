@@ -13,17 +13,19 @@ import { actorOf } from '../actor.ts';
 import { relationshipIds } from '../jsonapi.ts';
 import { sendResult } from '../respond.ts';
 import {
+  BulkOutcomeResponses,
+  UploadChangeResponses,
+  UploadDocument,
+  UploadListDocument,
+} from '../responses/uploads.ts';
+import {
   BulkDestroyUploadsBody,
   BulkMoveUploadsBody,
-  BulkOutcomeResponses,
   BulkTagUploadsBody,
   CreateUploadBody,
   ListUploadsQuery,
   UpdateUploadBody,
   UpdateUploadQuery,
-  UploadChangeResponses,
-  UploadDocument,
-  UploadListDocument,
 } from '../schemas/upload.ts';
 import type { UploadRouteDeps } from './upload-route-deps.ts';
 

@@ -11,12 +11,16 @@ import {
   relationshipIds,
   ToOne,
 } from '../jsonapi.ts';
+import { Component } from './component.ts';
 
 const AnyObject = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
 
-const addon = Type.Object(
-  { id: Type.String(), parameters: AnyObject, field_extension: Type.Optional(Type.String()) },
-  { additionalProperties: false },
+const addon = Component(
+  'FieldAppearanceAddon',
+  Type.Object(
+    { id: Type.String(), parameters: AnyObject, field_extension: Type.Optional(Type.String()) },
+    { additionalProperties: false },
+  ),
 );
 
 /**
@@ -26,31 +30,39 @@ const addon = Type.Object(
 const legacyType = Type.Optional(Type.String());
 
 /** `{editor, parameters, addons, field_extension?}`: all three required when sent. */
-const Appearance = Type.Object(
-  {
-    editor: Type.String(),
-    parameters: AnyObject,
-    addons: Type.Array(addon),
-    field_extension: Type.Optional(Type.String()),
-    type: legacyType,
-  },
-  { additionalProperties: false },
+const Appearance = Component(
+  'FieldAppearance',
+  Type.Object(
+    {
+      editor: Type.String(),
+      parameters: AnyObject,
+      addons: Type.Array(addon),
+      field_extension: Type.Optional(Type.String()),
+      type: legacyType,
+    },
+    { additionalProperties: false },
+  ),
 );
 
 /** The legacy `appeareance`: the client types it without addons. */
-const LegacyAppearance = Type.Object(
-  {
-    editor: Type.String(),
-    parameters: AnyObject,
-    addons: Type.Optional(Type.Array(addon)),
-    field_extension: Type.Optional(Type.String()),
-    type: legacyType,
-  },
-  { additionalProperties: false },
+const LegacyAppearance = Component(
+  'FieldLegacyAppearance',
+  Type.Object(
+    {
+      editor: Type.String(),
+      parameters: AnyObject,
+      addons: Type.Optional(Type.Array(addon)),
+      field_extension: Type.Optional(Type.String()),
+      type: legacyType,
+    },
+    { additionalProperties: false },
+  ),
 );
 
 /** Any JSON value; its shape for the field type is the registry's to check. */
 const DefaultValue = Type.Unsafe<unknown>({});
+
+const FieldType = Component('FieldType', Enum(FIELD_TYPES));
 
 const optionalAttributes = {
   localized: Type.Optional(Type.Boolean()),
@@ -73,7 +85,7 @@ export const CreateFieldBody = ResourceDocument({
   attributes: Type.Object(
     {
       label: Type.String(),
-      field_type: Enum(FIELD_TYPES),
+      field_type: FieldType,
       api_key: Type.String(),
       ...optionalAttributes,
     },
@@ -87,7 +99,7 @@ export const UpdateFieldBody = ResourceDocument({
   attributes: Type.Object(
     {
       label: Type.Optional(Type.String()),
-      field_type: Type.Optional(Enum(FIELD_TYPES)),
+      field_type: Type.Optional(FieldType),
       api_key: Type.Optional(Type.String()),
       ...optionalAttributes,
     },

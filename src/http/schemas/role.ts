@@ -5,6 +5,7 @@ import {
   type RoleFlag,
 } from '../../domain/auth/role-attributes.ts';
 import { Enum, NullableEnum, NullableString, ResourceDocument, ToMany } from '../jsonapi.ts';
+import { Component } from './component.ts';
 
 const ITEM_TYPE_ACTIONS = [
   'all',
@@ -35,41 +36,47 @@ const optionalId = Type.Optional(NullableString());
 
 // Entries are stored as sent (Fieldhouse enforces no record-level rules): their keys
 // are checked, the per-action combinations the real API also checks are not.
-const ItemTypePermission = Type.Object(
-  {
-    action: Enum(ITEM_TYPE_ACTIONS),
-    environment: Type.String(),
-    item_type: optionalId,
-    workflow: optionalId,
-    on_stage: optionalId,
-    to_stage: optionalId,
-    on_creator: Type.Optional(NullableEnum(CREATORS)),
-    localization_scope: Type.Optional(NullableEnum(LOCALIZATION_SCOPES)),
-    locale: optionalId,
-  },
-  { additionalProperties: false },
+const ItemTypePermission = Component(
+  'ItemTypePermission',
+  Type.Object(
+    {
+      action: Enum(ITEM_TYPE_ACTIONS),
+      environment: Type.String(),
+      item_type: optionalId,
+      workflow: optionalId,
+      on_stage: optionalId,
+      to_stage: optionalId,
+      on_creator: Type.Optional(NullableEnum(CREATORS)),
+      localization_scope: Type.Optional(NullableEnum(LOCALIZATION_SCOPES)),
+      locale: optionalId,
+    },
+    { additionalProperties: false },
+  ),
 );
 
-const UploadPermission = Type.Object(
-  {
-    action: Enum(UPLOAD_ACTIONS),
-    environment: Type.String(),
-    upload_collection: optionalId,
-    move_to_upload_collection: optionalId,
-    on_creator: Type.Optional(NullableEnum(CREATORS)),
-    localization_scope: Type.Optional(NullableEnum(LOCALIZATION_SCOPES)),
-    locale: optionalId,
-  },
-  { additionalProperties: false },
+const UploadPermission = Component(
+  'UploadPermission',
+  Type.Object(
+    {
+      action: Enum(UPLOAD_ACTIONS),
+      environment: Type.String(),
+      upload_collection: optionalId,
+      move_to_upload_collection: optionalId,
+      on_creator: Type.Optional(NullableEnum(CREATORS)),
+      localization_scope: Type.Optional(NullableEnum(LOCALIZATION_SCOPES)),
+      locale: optionalId,
+    },
+    { additionalProperties: false },
+  ),
 );
 
-const BuildTriggerPermission = Type.Object(
-  { build_trigger: optionalId },
-  { additionalProperties: false },
+const BuildTriggerPermission = Component(
+  'BuildTriggerPermission',
+  Type.Object({ build_trigger: optionalId }, { additionalProperties: false }),
 );
-const SearchIndexPermission = Type.Object(
-  { search_index: optionalId },
-  { additionalProperties: false },
+const SearchIndexPermission = Component(
+  'SearchIndexPermission',
+  Type.Object({ search_index: optionalId }, { additionalProperties: false }),
 );
 
 const flags = Object.fromEntries(

@@ -31,20 +31,3 @@ export const ListUploadTagsQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-
-function TagResource(type: 'upload_tag' | 'upload_smart_tag') {
-  return Type.Object({
-    type: Type.Literal(type),
-    id: Type.String(),
-    attributes: Type.Object({ name: Type.String() }),
-  });
-}
-
-export function TagListDocument(type: 'upload_tag' | 'upload_smart_tag') {
-  return Type.Object({
-    data: Type.Array(TagResource(type)),
-    meta: Type.Object({ total_count: Type.Integer() }),
-  });
-}
-
-export const UploadTagDocument = Type.Object({ data: TagResource('upload_tag') });

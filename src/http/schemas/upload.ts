@@ -1,13 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import {
-  Enum,
-  NoMembers,
-  Nullable,
-  NullableString,
-  ResourceDocument,
-  ToMany,
-  ToOne,
-} from '../jsonapi.ts';
+import { Enum, NoMembers, NullableString, ResourceDocument, ToMany, ToOne } from '../jsonapi.ts';
 
 // ── Requests ──
 
@@ -124,82 +116,3 @@ export const ListUploadsQuery = Type.Object(
   },
   { additionalProperties: true },
 );
-
-// ── Responses ──
-
-const Color = Type.Object({
-  red: Type.Integer(),
-  green: Type.Integer(),
-  blue: Type.Integer(),
-  alpha: Type.Integer(),
-});
-
-const UploadResource = Type.Object({
-  type: Type.Literal('upload'),
-  id: Type.String(),
-  attributes: Type.Object({
-    size: Type.Integer(),
-    width: Nullable(Type.Integer()),
-    height: Nullable(Type.Integer()),
-    path: Type.String(),
-    basename: Type.String(),
-    filename: Type.String(),
-    url: Type.String(),
-    format: NullableString(),
-    author: NullableString(),
-    copyright: NullableString(),
-    notes: NullableString(),
-    md5: Type.String(),
-    duration: Type.Null(),
-    frame_rate: Type.Null(),
-    blurhash: NullableString(),
-    thumbhash: NullableString(),
-    mux_playback_id: Type.Null(),
-    mux_mp4_highest_res: Type.Null(),
-    default_field_metadata: defaultFieldMetadata,
-    is_image: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
-    mime_type: Type.String(),
-    tags: Type.Array(Type.String()),
-    smart_tags: Type.Array(Type.String()),
-    exif_info: Type.Record(Type.String(), Type.Unknown()),
-    colors: Type.Array(Color),
-  }),
-  relationships: Type.Object({
-    upload_collection: ToOne('upload_collection'),
-    creator: ToOne('access_token'),
-  }),
-  meta: Type.Object({ antivirus: Type.Record(Type.String(), Type.Unknown()) }),
-});
-
-const Job = Type.Object({ data: Type.Object({ type: Type.Literal('job'), id: Type.String() }) });
-
-export const UploadDocument = Type.Object({ data: UploadResource });
-
-export const UploadListDocument = Type.Object({
-  data: Type.Array(UploadResource),
-  meta: Type.Object({ total_count: Type.Integer() }),
-});
-
-/** A create or replace: the upload, or a job whose result holds it (async jobs on). */
-export const UploadChangeResponses = { 200: UploadDocument, 201: UploadDocument, 202: Job };
-
-const BulkOutcomeDocument = Type.Object({
-  data: Type.Array(Type.Unknown(), { maxItems: 0 }),
-  meta: Type.Object({ successful: Type.Integer(), failed: Type.Integer() }),
-});
-
-/** A bulk operation: its outcome, or a job whose result holds it (async jobs on). */
-export const BulkOutcomeResponses = { 200: BulkOutcomeDocument, 202: Job };
-
-export const UploadRequestDocument = Type.Object({
-  data: Type.Object({
-    type: Type.Literal('upload_request'),
-    id: Type.String({ description: 'the path the file will have' }),
-    attributes: Type.Object({
-      url: Type.String({ description: 'PUT the file here, with no Authorization header' }),
-      request_headers: Type.Record(Type.String(), Type.String()),
-    }),
-  }),
-});
