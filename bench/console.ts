@@ -3,11 +3,9 @@
 // Usage: npx tsx bench/console.ts [--records 10000] [--runs 7]
 // Targets (issue): first page ≤ 300 KB gzipped; record list painted ≤ 1 s.
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
-import { analyzeChangedTables } from '../src/db/engine/embedded-analyze.ts';
-import { loadScope, qualifiedTable } from '../src/db/environment-scope.ts';
 import { launchChromium } from '../test/support/browser.ts';
-import { startTestServer, type TestServer } from '../test/support/server.ts';
+import { startTestServer } from '../test/support/server.ts';
+import { seedPublishedRecords } from './seed-records.ts';
 import { percentile } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -16,32 +14,6 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '7' },
   },
 });
-
-/** Records of the model, with their first versions, written with SQL (as bench/items.ts). */
-async function seed(server: TestServer, modelId: string, rows: number) {
-  const scope = await loadScope(server.db);
-  const schema = scope.environment.schemaName;
-  const field = (
-    await scope.db
-      .selectFrom('fields')
-      .select('id')
-      .where('item_type_id', '=', modelId)
-      .executeTakeFirstOrThrow()
-  ).id;
-  await sql`
-    INSERT INTO ${qualifiedTable(schema, 'items')}
-      (id, item_type_id, item_values, published_values, status, current_version_id,
-       published_version_id)
-    SELECT 'seed-' || n, ${modelId}, jsonb_build_object(${field}::text, 'Record ' || n),
-      jsonb_build_object(${field}::text, 'Record ' || n), 'published', 'seedv-' || n,
-      'seedv-' || n
-    FROM generate_series(1, ${rows}::int) AS n`.execute(server.db);
-  await sql`
-    INSERT INTO ${qualifiedTable(schema, 'item_versions')} (id, item_id, item_type_id, item_values)
-    SELECT current_version_id, id, item_type_id, item_values
-    FROM ${qualifiedTable(schema, 'items')} WHERE id LIKE 'seed-%'`.execute(server.db);
-  await analyzeChangedTables(server.db);
-}
 
 /** What the page fetched before its rows were in, and when: the waterfall to look at. */
 async function timeline(tab: import('playwright-core').Page): Promise<string> {
@@ -66,7 +38,7 @@ try {
   const client = server.client();
   const model = await client.itemTypes.create({ name: 'Article', api_key: 'article' });
   await client.fields.create(model.id, { label: 'Title', api_key: 'title', field_type: 'string' });
-  await seed(server, model.id, Number(args.records));
+  await seedPublishedRecords(server, model.id, Number(args.records), 'Record');
 
   const apiStarted = performance.now();
   await client.items.rawList({

@@ -21,11 +21,9 @@
 // The 3 ms / 30 ms targets could not be judged on this machine: re-measure when quiet.
 import { parseArgs } from 'node:util';
 import type { Client } from '@datocms/cma-client-node';
-import { sql } from 'kysely';
-import pg from 'pg';
-import { analyzeChangedTables } from '../src/db/engine/embedded-analyze.ts';
-import { loadScope, qualifiedTable } from '../src/db/environment-scope.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
+import { seedPublishedRecords } from './seed-records.ts';
+import { median, type Samples, samples, timed } from './statements.ts';
 import { percentile, printTable, quietWindowPercentile } from './support.ts';
 
 const { values: args } = parseArgs({
@@ -37,51 +35,26 @@ const { values: args } = parseArgs({
 const count = Number(args.records);
 const seedCount = Number(args.seed);
 
-// Every statement of the process goes through pg.Client#query (PGlite's bridge included).
-let statements = 0;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function counted(this: pg.Client, ...params: unknown[]) {
-  statements++;
-  return (query as (...p: unknown[]) => unknown).apply(this, params);
-} as typeof query;
-
-type Samples = { ms: number[]; statements: number[] };
-
-async function timed<T>(samples: Samples, call: () => Promise<T>): Promise<T> {
-  const before = statements;
-  const started = performance.now();
-  const result = await call();
-  samples.ms.push(performance.now() - started);
-  samples.statements.push(statements - before);
-  return result;
-}
-
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
-
 // Quiet windows: on a shared machine, the latency reached when nothing else competes.
 const WINDOW = 10;
 
-function row(phase: string, name: string, samples: Samples, base: Samples) {
-  const sorted = [...samples.ms].sort((a, b) => a - b);
+function row(phase: string, name: string, measured: Samples, base: Samples) {
+  const sorted = [...measured.ms].sort((a, b) => a - b);
   const p50 = percentile(sorted, 50);
   const baseline = median(base.ms);
-  const quiet = quietWindowPercentile(samples.ms, WINDOW, 50);
+  const quiet = quietWindowPercentile(measured.ms, WINDOW, 50);
   const quietBaseline = quietWindowPercentile(base.ms, WINDOW, 50);
   return {
     phase,
     request: name,
-    n: String(samples.ms.length),
+    n: String(measured.ms.length),
     'p50 ms': p50,
     'p99 ms': percentile(sorted, 99),
     'healthz p50 ms': baseline,
     'p50 / healthz': p50 / baseline,
     'quiet p50 ms': quiet,
     'quiet / healthz quiet': quiet / quietBaseline,
-    statements: String(median(samples.statements)),
+    statements: String(median(measured.statements)),
   };
 }
 
@@ -141,9 +114,9 @@ async function setUp(client: Client) {
   return { model, filler, attributes };
 }
 
-async function healthz(server: TestServer, samples: Samples, rounds: number) {
+async function healthz(server: TestServer, into: Samples, rounds: number) {
   for (let i = 0; i < rounds; i++)
-    await timed(samples, async () => (await fetch(`${server.baseUrl}/healthz`)).text());
+    await timed(into, async () => (await fetch(`${server.baseUrl}/healthz`)).text());
 }
 
 /** One phase: creates, updates and lists, each followed by its healthz baseline. */
@@ -154,15 +127,15 @@ async function phase(
   sequence: { next: number },
 ) {
   const client = server.client();
-  const base: Samples = { ms: [], statements: [] };
-  const creates: Samples = { ms: [], statements: [] };
-  const updates: Samples = { ms: [], statements: [] };
-  const lists: Samples = { ms: [], statements: [] };
-  const fillerLists: Samples = { ms: [], statements: [] };
-  const idLists: Samples = { ms: [], statements: [] };
+  const base = samples();
+  const creates = samples();
+  const updates = samples();
+  const lists = samples();
+  const fillerLists = samples();
+  const idLists = samples();
   const ids: string[] = [];
   // Warm-up: the first requests of a phase plan statements and fill caches.
-  await healthz(server, { ms: [], statements: [] }, 50);
+  await healthz(server, samples(), 50);
   for (let i = 0; i < count; i++) {
     const n = sequence.next++;
     const record = await timed(creates, () =>
@@ -196,34 +169,6 @@ async function phase(
   ];
 }
 
-/** Bulk rows of the filler model, with their first versions, written with SQL. */
-async function seed(server: TestServer, fillerId: string, rows: number) {
-  const scope = await loadScope(server.db);
-  const schema = scope.environment.schemaName;
-  const field = (
-    await scope.db
-      .selectFrom('fields')
-      .select('id')
-      .where('item_type_id', '=', fillerId)
-      .executeTakeFirstOrThrow()
-  ).id;
-  await sql`
-    INSERT INTO ${qualifiedTable(schema, 'items')}
-      (id, item_type_id, item_values, published_values, status, current_version_id,
-       published_version_id)
-    SELECT 'seed-' || n, ${fillerId}, jsonb_build_object(${field}::text, 'Filler ' || n),
-      jsonb_build_object(${field}::text, 'Filler ' || n), 'published', 'seedv-' || n,
-      'seedv-' || n
-    FROM generate_series(1, ${rows}::int) AS n`.execute(server.db);
-  await sql`
-    INSERT INTO ${qualifiedTable(schema, 'item_versions')} (id, item_id, item_type_id, item_values)
-    SELECT current_version_id, id, item_type_id, item_values
-    FROM ${qualifiedTable(schema, 'items')} WHERE id LIKE 'seed-%'`.execute(server.db);
-  // What the embedded engine's periodic analyze (and PostgreSQL's autovacuum) does within
-  // a minute of a bulk load: without statistics, lists by model are planned for ~180 rows.
-  await analyzeChangedTables(server.db);
-}
-
 const server = await startTestServer();
 try {
   const context = await setUp(server.client());
@@ -231,7 +176,7 @@ try {
   const rows = [...(await phase('empty', server, context, sequence))];
   if (seedCount > 0) {
     const started = performance.now();
-    await seed(server, context.filler.id, seedCount);
+    await seedPublishedRecords(server, context.filler.id, seedCount, 'Filler');
     console.log(`seeded ${seedCount} records in ${(performance.now() - started).toFixed(0)} ms`);
     rows.push(...(await phase(`+${seedCount}`, server, context, sequence)));
   }

@@ -15,39 +15,14 @@
 // rest being the larger values. Embedded figures moved by ±0.1× between runs.
 import { parseArgs } from 'node:util';
 import type { Client } from '@datocms/cma-client-node';
-import pg from 'pg';
 import sharp from 'sharp';
 import { localFile } from '../test/support/images.ts';
 import { startTestServer } from '../test/support/server.ts';
-import { percentile, printTable } from './support.ts';
+import { median, samples, timed } from './statements.ts';
+import { printTable } from './support.ts';
 
 const { values: args } = parseArgs({ options: { records: { type: 'string', default: '300' } } });
 const count = Number(args.records);
-
-let statements = 0;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function counted(this: pg.Client, ...params: unknown[]) {
-  statements++;
-  return (query as (...p: unknown[]) => unknown).apply(this, params);
-} as typeof query;
-
-type Samples = { ms: number[]; statements: number[] };
-const samples = (): Samples => ({ ms: [], statements: [] });
-
-async function timed<T>(into: Samples, call: () => Promise<T>): Promise<T> {
-  const before = statements;
-  const started = performance.now();
-  const result = await call();
-  into.ms.push(performance.now() - started);
-  into.statements.push(statements - before);
-  return result;
-}
-
-const p50 = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 type FieldBody = Parameters<Client['fields']['create']>[1];
 
@@ -154,16 +129,16 @@ try {
         client.items.update(ids[kind][i] ?? '', kinds[kind].update(i)),
       );
   const rows = (['create', 'update'] as const).map((write) => {
-    const plain = p50(measured.plain[write].ms);
-    const media = p50(measured.media[write].ms);
+    const plain = median(measured.plain[write].ms);
+    const media = median(measured.media[write].ms);
     return {
       write: `items.${write}`,
       n: String(count),
       'plain p50 ms': plain,
       'media p50 ms': media,
       'media / plain': media / plain,
-      'plain statements': String(p50(measured.plain[write].statements)),
-      'media statements': String(p50(measured.media[write].statements)),
+      'plain statements': String(median(measured.plain[write].statements)),
+      'media statements': String(median(measured.media[write].statements)),
     };
   });
   console.log(`engine=${process.env.FIELDHOUSE_TEST_DB ?? 'embedded'} records=${count}`);
