@@ -1,4 +1,5 @@
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../domain/uploads/analysis/sharp.ts';
 import type { Plan } from './plan.ts';
 import type { OutputFormat, Rgba, Transform } from './transform.ts';
 
@@ -93,6 +94,7 @@ function encoded(pipeline: Sharp, format: OutputFormat, transform: Transform): S
 }
 
 export async function renderImage(input: RenderInput): Promise<Buffer> {
+  const sharp = await loadSharp();
   const pipeline = sharp(input.source, {
     autoOrient: true,
     limitInputPixels: input.maxInputPixels,

@@ -1,8 +1,9 @@
 import { encode as encodeBlurhash } from 'blurhash';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import type { UploadColor } from '../upload.ts';
 import { dominantColors } from './colors.ts';
+import { loadSharp } from './sharp.ts';
 
 export type ImageFacts = {
   format: string;
@@ -24,6 +25,7 @@ function apiFormat(metadata: Metadata): string {
 type Rgba = { data: Buffer; width: number; height: number };
 
 async function thumbnail(input: string | Buffer, size: number, raw?: Rgba): Promise<Rgba> {
+  const sharp = await loadSharp();
   const source = raw
     ? sharp(raw.data, { raw: { width: raw.width, height: raw.height, channels: 4 } })
     : sharp(input).rotate();
@@ -41,6 +43,7 @@ async function thumbnail(input: string | Buffer, size: number, raw?: Rgba): Prom
  * ≤ 64 px thumbnail, ThumbHash from a ≤ 100 px one, the colours from the 64 px one.
  */
 export async function analyzeImage(file: string): Promise<ImageFacts | null> {
+  const sharp = await loadSharp();
   let metadata: Metadata;
   try {
     metadata = await sharp(file).metadata();
