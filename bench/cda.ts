@@ -212,6 +212,19 @@ async function statementsOf(counter: StatementCounter, run: () => Promise<unknow
 const DEPTHS = [1, 2, 3, 4];
 const FIRSTS = [20, 100];
 
+/** Statements per query of each depth and `first`, keyed `depth/first`; none without a counter. */
+async function statementsByDepth(
+  counter: StatementCounter | null,
+  run: (depth: number, first: number) => () => Promise<unknown>,
+): Promise<Map<string, number>> {
+  const statements = new Map<string, number>();
+  if (!counter) return statements;
+  for (const depth of DEPTHS)
+    for (const first of FIRSTS)
+      statements.set(`${depth}/${first}`, await statementsOf(counter, run(depth, first)));
+  return statements;
+}
+
 type Side = {
   list: { p50: number; opsPerSecond: number };
   page: { p50: number; opsPerSecond: number };
@@ -314,14 +327,9 @@ async function fieldhouseSide(engine: 'embedded' | 'postgres') {
       });
     const list = await latency(run(LIST_PAGE));
     const page = await latency(run(POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
-    const statements = new Map<string, number>();
-    if (counter)
-      for (const depth of DEPTHS)
-        for (const first of FIRSTS)
-          statements.set(
-            `${depth}/${first}`,
-            await statementsOf(counter, run(depthQuery(depth, first))),
-          );
+    const statements = await statementsByDepth(counter, (depth, first) =>
+      run(depthQuery(depth, first)),
+    );
     await client.fields.create(postModel, {
       label: 'Extra',
       api_key: 'extra',
@@ -355,14 +363,9 @@ async function directusSide(engine: 'embedded' | 'postgres'): Promise<Side> {
       directusQuery(directus.baseUrl, query, variables);
     const list = await latency(run(DIRECTUS_LIST_PAGE));
     const page = await latency(run(DIRECTUS_POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
-    const statements = new Map<string, number>();
-    if (counter)
-      for (const depth of DEPTHS)
-        for (const first of FIRSTS)
-          statements.set(
-            `${depth}/${first}`,
-            await statementsOf(counter, run(directusDepthQuery(depth, first))),
-          );
+    const statements = await statementsByDepth(counter, (depth, first) =>
+      run(directusDepthQuery(depth, first)),
+    );
     return { list, page, statements };
   } finally {
     await directus.stop();
