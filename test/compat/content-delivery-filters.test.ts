@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { rejectsWithMessage } from '../support/api-errors.ts';
 import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
 import { localFile, solidImage } from '../support/images.ts';
 import { useTestServer } from '../support/server.ts';
@@ -201,6 +202,26 @@ test('the _locales filter selects records by the locales they are in: allIn, any
   assert.deepEqual(
     schema.__type.inputFields.map((field) => field.name),
     ['allIn', 'anyIn', 'notIn'],
+  );
+});
+
+test('a _locales filter names at most as many locales as a site may have; repeats count once', async () => {
+  const repeated = await client.items.list({
+    filter: { type: 'page', fields: { _locales: { any_in: Array(500).fill('it').join(',') } } },
+  });
+  assert.deepEqual(
+    idsOf(repeated),
+    idsOf(
+      await client.items.list({
+        filter: { type: 'page', fields: { _locales: { any_in: 'it' } } },
+      }),
+    ),
+  );
+  const many = Array.from({ length: 101 }, (_, i) => `x${i}`).join(',');
+  await rejectsWithMessage(
+    client.items.list({ filter: { type: 'page', fields: { _locales: { any_in: many } } } }),
+    'INVALID_FILTER_FIELDS_PARAM',
+    /names 101 locales; a site has at most 100/,
   );
 });
 

@@ -1,6 +1,8 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { MAX_LOCALES } from '../../limits.ts';
 import type { ItemField } from '../model-fields.ts';
 import {
+  badFilter,
   type Condition,
   fieldConditions,
   list,
@@ -34,8 +36,14 @@ function holds(
 
 function localesOperators(values: Expression<unknown>, fields: readonly ItemField[]): Operators {
   const localized = fields.filter((field) => field.localized);
-  const each = (arg: unknown, what: string) =>
-    list(arg, what).map((locale) => holds(values, localized, locale));
+  // Each locale named costs a condition per localized field: a list is held to the
+  // locales a site may have, as the delivery API's enum of site locales holds it.
+  const each = (arg: unknown, what: string) => {
+    const locales = [...new Set(list(arg, what))];
+    if (locales.length > MAX_LOCALES)
+      throw badFilter(`${what} names ${locales.length} locales; a site has at most ${MAX_LOCALES}`);
+    return locales.map((locale) => holds(values, localized, locale));
+  };
   const some = (arg: unknown, what: string) => {
     const conditions = each(arg, what);
     return conditions.length === 0
