@@ -173,8 +173,13 @@ function authenticationQuery(
       'e.is_primary',
       'e.status',
       'e.schema_version',
-      // The sum of the environment's records-version slots (project migration 0016).
-      sql<string | null>`fieldhouse_records_version(e.schema_name)::text`.as('records_version'),
+      // The sum of the environment's records-version slots (project migration 0016),
+      // written out rather than through fieldhouse_records_version(): PostgreSQL plans a
+      // SQL function's body on every call, 0.1 ms of each request's one statement.
+      sql<string | null>`(
+        SELECT coalesce(sum(v.version), 0) FROM environment_records_versions AS v
+        WHERE v.schema_name = e.schema_name
+      )::text`.as('records_version'),
     ])
     .where('token_hash', '=', tokenHash);
 }
