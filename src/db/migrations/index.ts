@@ -15,6 +15,7 @@ import * as webhookLogPruning from './0013_webhook_log_pruning.ts';
 import * as uploads from './0014_uploads.ts';
 import * as recordUploadIds from './0015_record_upload_ids.ts';
 import * as concurrentRecordWrites from './0016_concurrent_record_writes.ts';
+import * as recordsVersionInline from './0017_records_version_inline.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014_uploads': uploads,
   '0015_record_upload_ids': recordUploadIds,
   '0016_concurrent_record_writes': concurrentRecordWrites,
+  '0017_records_version_inline': recordsVersionInline,
 };

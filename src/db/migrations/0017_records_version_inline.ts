@@ -1,0 +1,54 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * Every record write called `fieldhouse_move_records_version` twice (from `enter_records`
+ * and from the records trigger), and PostgreSQL plans a SQL function's body on each call:
+ * about 0.1 ms of planning per call, on every write. The same statements now sit in the
+ * PL/pgSQL bodies themselves, whose plans a backend keeps once made. What they do is
+ * unchanged (0016_concurrent_record_writes explains the slots); the SQL functions stay
+ * for readers that call them once (tests, the command line).
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await sql`
+    CREATE OR REPLACE FUNCTION fieldhouse_records_changed() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO public.environment_records_versions AS v (schema_name, slot, version, changed_at)
+        SELECT e.schema_name, pg_backend_pid() % 1024, 1, now()
+        FROM public.environments AS e WHERE e.schema_name = TG_TABLE_SCHEMA
+      ON CONFLICT (schema_name, slot)
+        DO UPDATE SET version = v.version + 1, changed_at = now();
+      IF current_setting('fieldhouse.announce_record_changes', true) = 'on' THEN
+        PERFORM pg_notify(
+          'fieldhouse_records',
+          TG_TABLE_SCHEMA || ':' || (
+            SELECT coalesce(sum(s.version), 0) FROM public.environment_records_versions AS s
+            WHERE s.schema_name = TG_TABLE_SCHEMA
+          )
+        );
+      END IF;
+      RETURN NULL;
+    END $$;
+
+    CREATE OR REPLACE FUNCTION enter_records(lock_key integer, environment_number integer)
+    RETURNS TABLE (
+      id text, number integer, schema_name text, is_primary boolean, status text,
+      read_only_mode boolean, schema_version bigint, maintenance_mode boolean
+    )
+    LANGUAGE plpgsql VOLATILE AS $$
+    #variable_conflict use_column
+    BEGIN
+      PERFORM pg_advisory_xact_lock_shared(lock_key, environment_number);
+      INSERT INTO public.environment_records_versions AS v (schema_name, slot, version, changed_at)
+        SELECT e.schema_name, pg_backend_pid() % 1024, 1, now()
+        FROM public.environments AS e WHERE e.number = environment_number
+      ON CONFLICT (schema_name, slot)
+        DO UPDATE SET version = v.version + 1, changed_at = now();
+      RETURN QUERY
+        SELECT e.id, e.number, e.schema_name, e.is_primary, e.status, e.read_only_mode,
+          e.schema_version, (SELECT s.maintenance_mode FROM site AS s)
+        FROM environments AS e WHERE e.number = environment_number;
+    END
+    $$;
+  `.execute(db);
+}
