@@ -251,8 +251,10 @@ export type SiteSettingsTable = {
 export type ItemStatus = 'draft' | 'updated' | 'published';
 
 /** Each model's number of records, kept by triggers on `items` (environment migration 0006). */
+/** A model's record count is the sum of its slots (environment migration 0018). */
 export type ItemCountTable = {
   item_type_id: string;
+  slot: number;
   total: string;
 };
 

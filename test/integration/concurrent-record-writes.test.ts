@@ -158,4 +158,33 @@ if (TEST_ENGINE === 'postgres') {
     assert.ok(completed, 'the second record change waited for the first');
     assert.equal((await client.items.find(other.id)).title, 'beside');
   });
+
+  test('PostgreSQL: a record create goes on beside another create of the same model in progress', async () => {
+    const model = await buildModel(client);
+    const title = await buildField(client, { itemTypeId: model.id });
+    const completed = await completesBeside(
+      server.db,
+      async (tx) => {
+        // A create of the model, uncommitted: it has added to the model's kept count
+        // (environment migration 0018), in its own backend's slot.
+        await sql`SELECT * FROM enter_records(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(tx.environment.number)})`.execute(
+          tx.project,
+        );
+        await tx.db
+          .insertInto('items')
+          .values({
+            id: 'held-create',
+            item_type_id: model.id,
+            item_values: JSON.stringify({}),
+            status: 'draft',
+            current_version_id: 'held-create-version',
+          })
+          .execute();
+      },
+      () => client.items.create({ item_type: itemTypeRef(model.id), [title.api_key]: 'beside' }),
+    );
+    assert.ok(completed, 'the second create waited for the first');
+    const listed = await client.items.rawList({ filter: { type: model.id } });
+    assert.equal(listed.meta.total_count, 1, 'the rolled-back create is not counted');
+  });
 }

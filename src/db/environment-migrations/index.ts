@@ -15,6 +15,7 @@ import * as versionParts from './0014_version_parts.ts';
 import * as uploads from './0015_uploads.ts';
 import * as uploadCollections from './0016_upload_collections.ts';
 import * as uploadReferences from './0017_upload_references.ts';
+import * as itemCountsSlots from './0018_item_counts_slots.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -40,4 +41,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0015_uploads': uploads,
   '0016_upload_collections': uploadCollections,
   '0017_upload_references': uploadReferences,
+  '0018_item_counts_slots': itemCountsSlots,
 };
