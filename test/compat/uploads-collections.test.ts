@@ -130,6 +130,57 @@ describe('upload collections', () => {
   });
 });
 
+describe('listing uploads by collection', () => {
+  test('filter[fields][upload_collection]: eq, in, neq, exists; the collection directly holding it', async () => {
+    const shelf = await client.uploadCollections.create({ label: 'Shelf' });
+    const box = await client.uploadCollections.create({ label: 'Box', parent: ref(shelf.id) });
+    const upload = (name: string, collection: string | null) =>
+      client.uploads.createFromLocalFile({
+        localPath: localFile(name, name),
+        upload_collection: collection === null ? null : ref(collection),
+      });
+    const onShelf = await upload('on-shelf.txt', shelf.id);
+    const inBox = await upload('in-box.txt', box.id);
+    const loose = await upload('loose.txt', null);
+    const ids = async (fields: Record<string, unknown>) =>
+      (await client.uploads.list({ filter: { fields } })).map((u) => u.id).sort();
+    const mine = [onShelf.id, inBox.id, loose.id];
+    const only = (listed: string[]) => listed.filter((id) => mine.includes(id));
+
+    assert.deepEqual(await ids({ upload_collection: { eq: shelf.id } }), [onShelf.id]);
+    assert.deepEqual(
+      await ids({ upload_collection: { in: [shelf.id, box.id] } }),
+      [onShelf.id, inBox.id].sort(),
+    );
+    assert.deepEqual(
+      only(await ids({ upload_collection: { neq: shelf.id } })),
+      [inBox.id, loose.id].sort(),
+    );
+    assert.deepEqual(only(await ids({ upload_collection: { exists: false } })), [loose.id]);
+    assert.deepEqual(
+      await ids({ upload_collection: { notIn: [shelf.id] }, filename: { eq: 'in-box.txt' } }),
+      [inBox.id],
+    );
+    const page = await client.uploads.rawList({
+      filter: { fields: { upload_collection: { eq: box.id } } },
+    });
+    assert.equal(page.meta.total_count, 1);
+  });
+
+  test('an operator that makes no sense for an id is refused', async () => {
+    await rejectsWithApiError(
+      client.uploads.list({
+        filter: { fields: { upload_collection: { matches: { pattern: 'x' } } } },
+      }),
+      'INVALID_FILTER_FIELDS_PARAM',
+    );
+    await rejectsWithApiError(
+      client.uploads.list({ filter: { fields: { upload_collection: { gt: 'a' } } } }),
+      'INVALID_FILTER_FIELDS_PARAM',
+    );
+  });
+});
+
 describe('collections and permissions', () => {
   test('managing collections needs can_manage_upload_collections; reading needs nothing more', async () => {
     await server.ready();

@@ -9,7 +9,10 @@ import { badFilter, isObject, list, number, text } from '../items/query/filter-o
  */
 
 type Column = RawBuilder<unknown>;
-type Kind = 'text' | 'number' | 'date' | 'tags';
+type Kind = 'text' | 'number' | 'date' | 'tags' | 'reference';
+
+/** A reference is an id: compared whole, never ordered or matched as text. */
+const REFERENCE_OPERATORS = new Set(['eq', 'neq', 'in', 'not_in', 'exists']);
 
 const FILENAME = sql`regexp_replace(path, '^.*/[0-9]+-', '')`;
 
@@ -31,6 +34,9 @@ const FIELDS: Record<string, { column: Column; kind: Kind }> = {
   _updated_at: { column: sql`updated_at`, kind: 'date' },
   tags: { column: sql`tags`, kind: 'tags' },
   smart_tags: { column: sql`smart_tags`, kind: 'tags' },
+  // The collection the upload is directly in (not those above it); `exists: false`
+  // selects the uploads in no collection.
+  upload_collection: { column: sql`upload_collection_id`, kind: 'reference' },
 };
 
 /** `notIn` → `not_in`. */
@@ -70,6 +76,9 @@ function condition(field: string, operator: string, arg: unknown): RawBuilder<Sq
   const { column, kind } = spec;
   const what = `filter[fields][${field}][${operator}]`;
   if (kind === 'tags') return tagCondition(column, operator, arg, what);
+  if (kind === 'reference' && !REFERENCE_OPERATORS.has(operator)) {
+    throw badFilter(`${what}: unknown operator`);
+  }
   switch (operator) {
     case 'eq':
       return sql<SqlBool>`${column} = ${scalar(kind, arg, what)}`;
