@@ -1,6 +1,8 @@
 import type { ApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
 import { errorMessage } from './api.ts';
+import { CollectionSelect } from './collection-select.tsx';
+import { type Collection, collectionAndInside } from './collection-tree.ts';
 import { useSession } from './session.ts';
 import { Loaded, useAsync } from './ui.tsx';
 
@@ -16,10 +18,17 @@ const KINDS = [
   ['audio', 'Audio'],
   ['pdf_document', 'PDF'],
 ] as const;
+const NO_COLLECTION = 'none';
+const COLLECTION_CHOICES = [
+  ['', 'All'],
+  [NO_COLLECTION, 'In no collection'],
+] as const;
 
 /**
  * The media library: drop or choose files to upload (through the client's upload flow,
- * with progress), browse thumbnails, filter by kind and text. `onPick` makes each tile
+ * with progress), browse thumbnails, filter by kind, text and collection (a collection
+ * shows the uploads in it and in the collections inside it; files uploaded while one is
+ * chosen go into it). `onPick` makes each tile
  * choose that upload; `onSelect` makes it open the upload's details.
  */
 export function MediaBrowser(props: {
@@ -27,11 +36,13 @@ export function MediaBrowser(props: {
   onSelect?: (upload: Upload) => void;
   selected?: string | null;
   refresh?: number;
+  collections: readonly Collection[];
 }) {
   const { client } = useSession();
   const [query, setQuery] = useState('');
   const [submitted, setSubmitted] = useState('');
   const [kind, setKind] = useState('');
+  const [collection, setCollection] = useState('');
   const [over, setOver] = useState(false);
   const [uploads, setUploads] = useState<Progress[]>([]);
   const [tick, setTick] = useState(0);
@@ -41,11 +52,12 @@ export function MediaBrowser(props: {
         filter: {
           ...(submitted ? { query: submitted } : {}),
           ...(kind ? { type: kind } : {}),
+          ...collectionFilter(props.collections, collection),
         },
         page: { limit: PAGE },
         order_by: '_created_at_DESC',
       } as Parameters<typeof client.uploads.list>[0]),
-    [client, submitted, kind, tick, props.refresh],
+    [client, submitted, kind, collection, tick, props.refresh],
   );
 
   const upload = async (files: File[]) => {
@@ -60,6 +72,9 @@ export function MediaBrowser(props: {
         const created = await client.uploads.createFromFileOrBlob({
           fileOrBlob: file,
           filename: file.name,
+          ...(collection && collection !== NO_COLLECTION
+            ? { upload_collection: { type: 'upload_collection', id: collection } }
+            : {}),
           onProgress: (info) => {
             if (info.type === 'UPLOADING_FILE')
               update({ stage: 'uploading', percent: info.payload.progress });
@@ -143,6 +158,14 @@ export function MediaBrowser(props: {
             </option>
           ))}
         </select>
+        <label for="media-collection">Browse collection</label>
+        <CollectionSelect
+          id="media-collection"
+          collections={props.collections}
+          value={collection}
+          onChange={setCollection}
+          extra={COLLECTION_CHOICES}
+        />
       </form>
       <Loaded state={list}>
         {(items) =>
@@ -177,6 +200,14 @@ export function MediaBrowser(props: {
       </Loaded>
     </div>
   );
+}
+
+/** `filter[fields][upload_collection]` for the chosen collection and those inside it. */
+function collectionFilter(collections: readonly Collection[], chosen: string) {
+  if (chosen === '') return {};
+  const condition =
+    chosen === NO_COLLECTION ? { exists: false } : { in: collectionAndInside(collections, chosen) };
+  return { fields: { upload_collection: condition } };
 }
 
 /** A small rendition where the asset server makes them (imgix-style parameters). */

@@ -1,7 +1,8 @@
 import type { ApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
 import { MediaBrowser } from '../media-browser.tsx';
-import { Dialog } from '../ui.tsx';
+import { useSession } from '../session.ts';
+import { Dialog, useAsync } from '../ui.tsx';
 import type { InputProps } from './field-input.tsx';
 
 type FileValue = {
@@ -34,7 +35,7 @@ export function AssetPickerButton(props: {
       </button>
       {open ? (
         <Dialog title="Media library" onClose={() => setOpen(false)}>
-          <MediaBrowser
+          <PickerBrowser
             onPick={(upload) => {
               setOpen(false);
               props.onPick(upload);
@@ -44,6 +45,13 @@ export function AssetPickerButton(props: {
       ) : null}
     </>
   );
+}
+
+/** The media library in the picker, with the collections read when it opens. */
+function PickerBrowser(props: { onPick: (upload: ApiTypes.Upload) => void }) {
+  const { client } = useSession();
+  const collections = useAsync(() => client.uploadCollections.list(), [client]);
+  return <MediaBrowser onPick={props.onPick} collections={collections.data ?? []} />;
 }
 
 function AssetRow(props: { value: FileValue; onChange: (value: FileValue | null) => void }) {

@@ -1,9 +1,11 @@
 import type { ApiTypes } from '@datocms/cma-client-browser';
 import { useState } from 'preact/hooks';
+import { CollectionSelect } from '../collection-select.tsx';
+import type { Collection } from '../collection-tree.ts';
 import { MediaBrowser } from '../media-browser.tsx';
 import { useSession } from '../session.ts';
 import { ErrorNote, Field, Loaded, TextField, useAction, useAsync } from '../ui.tsx';
-import { type Collection, MediaCollections } from './media-collections.tsx';
+import { MediaCollections } from './media-collections.tsx';
 
 /** The media library page: the browser, and the chosen upload's details beside it. */
 export function MediaPage() {
@@ -16,7 +18,12 @@ export function MediaPage() {
       <h1>Media</h1>
       <MediaCollections collections={collections} />
       <div class="editor-layout">
-        <MediaBrowser selected={selected?.id ?? null} onSelect={setSelected} refresh={refresh} />
+        <MediaBrowser
+          selected={selected?.id ?? null}
+          onSelect={setSelected}
+          refresh={refresh}
+          collections={collections.data ?? []}
+        />
         <aside aria-label="Asset details">
           {selected ? (
             <UploadDetails
@@ -40,6 +47,8 @@ export function MediaPage() {
     </>
   );
 }
+
+const NONE = [['', 'None']] as const;
 
 function UploadDetails(props: {
   upload: ApiTypes.Upload;
@@ -116,18 +125,13 @@ function UploadDetails(props: {
         <TextField label="Tags" hint="Comma-separated" value={tags} onInput={setTags} />
         <Field label="Collection">
           {(id) => (
-            <select
+            <CollectionSelect
               id={id}
+              collections={props.collections}
               value={collection}
-              onChange={(e) => setCollection(e.currentTarget.value)}
-            >
-              <option value="">None</option>
-              {props.collections.map((entry) => (
-                <option key={entry.id} value={entry.id}>
-                  {entry.label}
-                </option>
-              ))}
-            </select>
+              onChange={setCollection}
+              extra={NONE}
+            />
           )}
         </Field>
         <ErrorNote error={action.error} />
