@@ -7,6 +7,8 @@ import { ErrorNote, Link, Loaded, useAsync } from '../ui.tsx';
 import { BulkActions } from './record-bulk-actions.tsx';
 import { listQuery, loadListSchema, loadRecords, PAGE_SIZE } from './record-list-data.ts';
 import { useOrdering } from './record-ordering.tsx';
+import { ReparentButton } from './record-reparent.tsx';
+import { treeOrder } from './record-tree.ts';
 
 const ORDERS = [
   ['_updated_at_DESC', 'Recently updated'],
@@ -145,7 +147,8 @@ export function RecordList(props: { modelId: string }) {
 
 /**
  * A page of records: each can be selected for a bulk action and, listed in manual order,
- * moved by drag and drop or its Move buttons.
+ * moved by drag and drop or its Move buttons. A tree model's records in manual order are
+ * shown as a tree (children indented under their parent) and each can move under another.
  */
 function RecordTable(props: {
   model: Model;
@@ -156,7 +159,12 @@ function RecordTable(props: {
   reload: () => void;
 }) {
   const { environment } = useSession();
-  const { model, title, records } = props;
+  const { model, title } = props;
+  const asTree = props.manualOrder && model.tree;
+  const placed = asTree
+    ? treeOrder(props.records)
+    : props.records.map((record) => ({ record, depth: 0 }));
+  const records = placed.map(({ record }) => record);
   const [selected, setSelected] = useState<string[]>([]);
   const ordering = useOrdering(records, props.reload);
   const onPage = records.map((record) => record.id);
@@ -204,7 +212,7 @@ function RecordTable(props: {
             </tr>
           </thead>
           <tbody>
-            {records.map((record, index) => (
+            {placed.map(({ record, depth }, index) => (
               <tr key={record.id} {...(props.manualOrder ? ordering.rowProps(record) : {})}>
                 <td>
                   <input
@@ -214,7 +222,8 @@ function RecordTable(props: {
                     onChange={(event) => toggle(record.id, event.currentTarget.checked)}
                   />
                 </td>
-                <td>
+                <td class={depth > 0 ? 'tree-child' : undefined} style={indent(depth)}>
+                  {depth > 0 ? <span aria-hidden="true">↳ </span> : null}
                   <Link to={`editor/${environment}/item_types/${model.id}/items/${record.id}/edit`}>
                     {name(record)}
                   </Link>
@@ -242,6 +251,14 @@ function RecordTable(props: {
                     >
                       ↓<span class="sr-only"> Move {name(record)} down</span>
                     </button>
+                    {asTree ? (
+                      <ReparentButton
+                        record={record}
+                        rows={records}
+                        name={name}
+                        onMoved={props.reload}
+                      />
+                    ) : null}
                   </td>
                 ) : null}
               </tr>
@@ -251,4 +268,9 @@ function RecordTable(props: {
       </div>
     </>
   );
+}
+
+/** A tree record's name sits a step further in per ancestor shown above it. */
+function indent(depth: number) {
+  return depth > 0 ? { paddingLeft: `${depth * 1.25}rem` } : undefined;
 }

@@ -29,10 +29,15 @@ export function useOrdering(rows: Row[], onMoved: () => void) {
       await client.items.update(record.id, { position: to });
       onMoved();
     });
+  // The nearest sibling that way: in a tree, a record's children may sit between the two.
   const neighbour = (index: number, step: -1 | 1) => {
     const record = rows[index];
-    const other = rows[index + step];
-    return record && other && siblings(record, other) ? other : null;
+    if (!record) return null;
+    for (let at = index + step; at >= 0 && at < rows.length; at += step) {
+      const other = rows[at] as Row;
+      if (siblings(record, other)) return other;
+    }
+    return null;
   };
   return {
     action,
