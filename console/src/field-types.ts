@@ -39,6 +39,33 @@ export const TARGET_VALIDATORS: Partial<Record<FieldType, { key: string; blocks:
   ],
 };
 
+/**
+ * The built-in editors of each type (the first is the one a new field gets), as the CMA's
+ * `appearance.editor` names them. A plugin's editor is kept when a field has one.
+ */
+export const EDITORS: Record<FieldType, readonly string[]> = {
+  string: ['single_line', 'string_radio_group', 'string_select'],
+  text: ['textarea', 'markdown', 'wysiwyg'],
+  slug: ['slug'],
+  boolean: ['boolean', 'boolean_radio_group'],
+  integer: ['integer'],
+  float: ['float'],
+  date: ['date_picker'],
+  date_time: ['date_time_picker'],
+  color: ['color_picker'],
+  json: ['json', 'string_multi_select', 'string_checkbox_group'],
+  lat_lon: ['map'],
+  seo: ['seo'],
+  video: ['video'],
+  file: ['file'],
+  gallery: ['gallery'],
+  link: ['link_select', 'link_embed'],
+  links: ['links_select', 'links_embed'],
+  rich_text: ['rich_text'],
+  single_block: ['framed_single_block', 'frameless_single_block'],
+  structured_text: ['structured_text'],
+};
+
 /** Types whose required validator the API refuses (no empty state to forbid). */
 export const NO_REQUIRED = new Set<string>(['boolean', 'links', 'rich_text', 'gallery', 'seo']);
 

@@ -4,6 +4,7 @@ import { FIELD_TYPES, type FieldType, NO_REQUIRED, TARGET_VALIDATORS } from '../
 import { forgetFields, type Model, type ModelField } from '../schema-data.ts';
 import { useSession } from '../session.ts';
 import { Field } from '../ui.tsx';
+import { AppearanceFields, useAppearance } from './schema-appearance.tsx';
 import { Check, NamingFields, SchemaForm, useNaming } from './schema-form-parts.tsx';
 
 type Validators = Record<string, unknown>;
@@ -11,12 +12,14 @@ type Validators = Record<string, unknown>;
 /**
  * Adds a field or edits one: label, API key, type (chosen when adding), localization,
  * hint, and the basic validators: required, length, allowed values, and the models a
- * link or block field may hold. Validators the form does not show are kept as they are.
+ * link or block field may hold; the fieldset it sits in; its editor and the editor's
+ * parameters. Validators the form does not show are kept as they are.
  */
 export function FieldForm(props: {
   model: Model;
   field: ModelField | null;
   models: Model[];
+  fieldsets: readonly ApiTypes.Fieldset[];
   onSaved: () => void;
 }) {
   const { client } = useSession();
@@ -30,6 +33,8 @@ export function FieldForm(props: {
   );
   const [type, setType] = useState<FieldType>((props.field?.field_type as FieldType) ?? 'string');
   const [localized, setLocalized] = useState(props.field?.localized ?? false);
+  const [fieldset, setFieldset] = useState(props.field?.fieldset?.id ?? '');
+  const appearance = useAppearance(props.field?.appearance ?? null, type);
   const [required, setRequired] = useState('required' in existing);
   const length = (existing.length ?? {}) as { min?: number; max?: number };
   const [minLength, setMinLength] = useState(length.min === undefined ? '' : String(length.min));
@@ -81,12 +86,15 @@ export function FieldForm(props: {
 
   const save = async () => {
     const { name, apiKey, hint } = naming.naming;
+    const chosenAppearance = appearance.toSend();
     const body = {
       label: name,
       api_key: apiKey,
       localized,
       hint: hint || null,
       validators: validators(),
+      fieldset: fieldset ? { type: 'fieldset' as const, id: fieldset } : null,
+      ...(chosenAppearance ? { appearance: chosenAppearance } : {}),
     };
     if (props.field) await client.fields.update(props.field.id, body);
     else
@@ -110,6 +118,7 @@ export function FieldForm(props: {
             onChange={(event) => {
               const next = event.currentTarget.value as FieldType;
               setType(next);
+              appearance.chooseEditor('');
               const initial: Record<string, string[]> = {};
               for (const { key } of TARGET_VALIDATORS[next] ?? []) initial[key] = [];
               setTargets(initial);
@@ -166,6 +175,21 @@ export function FieldForm(props: {
           )}
         </Field>
       ) : null}
+      {props.fieldsets.length > 0 ? (
+        <Field label="Fieldset">
+          {(id) => (
+            <select id={id} value={fieldset} onChange={(e) => setFieldset(e.currentTarget.value)}>
+              <option value="">None</option>
+              {props.fieldsets.map((set) => (
+                <option key={set.id} value={set.id}>
+                  {set.title}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      ) : null}
+      <AppearanceFields type={type} state={appearance} />
       {(TARGET_VALIDATORS[type] ?? []).map(({ key, blocks }) => (
         <fieldset key={key}>
           <legend>{blocks ? 'Allowed blocks' : 'Allowed models'}</legend>

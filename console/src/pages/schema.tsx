@@ -5,6 +5,7 @@ import { forgetFields, type Model, type ModelField, modelFields } from '../schem
 import { useSession } from '../session.ts';
 import { Dialog, ErrorNote, Link, Loaded, useAction, useAsync } from '../ui.tsx';
 import { FieldForm } from './schema-field-form.tsx';
+import { FieldsetsCard } from './schema-fieldsets.tsx';
 import { ModelForm } from './schema-model-form.tsx';
 
 /** Models and blocks, and the one in the URL with its settings and fields. */
@@ -81,11 +82,13 @@ function ModelDetails(props: { modelId: string; models: Model[]; onChanged: () =
   const [editing, setEditing] = useState<ModelField | 'new' | null>(null);
   const state = useAsync(async () => {
     forgetFields(client, props.modelId);
-    const [model, fields] = await Promise.all([
+    const [model, fields, fieldsets] = await Promise.all([
       client.itemTypes.find(props.modelId),
       modelFields(client, props.modelId),
+      client.fieldsets.list(props.modelId),
     ]);
-    return { model, fields };
+    fieldsets.sort((a, b) => a.position - b.position);
+    return { model, fields, fieldsets };
   }, [client, props.modelId]);
   const action = useAction();
   const move = (fields: ModelField[], index: number, by: number) =>
@@ -98,7 +101,7 @@ function ModelDetails(props: { modelId: string; models: Model[]; onChanged: () =
     });
   return (
     <Loaded state={state}>
-      {({ model, fields }) => (
+      {({ model, fields, fieldsets }) => (
         <>
           <div class="row spread">
             <h1>{model.name}</h1>
@@ -118,6 +121,7 @@ function ModelDetails(props: { modelId: string; models: Model[]; onChanged: () =
             />
             <DestroyModel model={model} onDestroyed={props.onChanged} />
           </details>
+          <FieldsetsCard modelId={model.id} fieldsets={fieldsets} onChanged={state.reload} />
           <div class="row spread">
             <h2>Fields</h2>
             <button type="button" onClick={() => setEditing('new')}>
@@ -133,6 +137,7 @@ function ModelDetails(props: { modelId: string; models: Model[]; onChanged: () =
                   <th scope="col">Label</th>
                   <th scope="col">API key</th>
                   <th scope="col">Type</th>
+                  {fieldsets.length > 0 ? <th scope="col">Fieldset</th> : null}
                   <th scope="col">Actions</th>
                 </tr>
               </thead>
@@ -148,6 +153,9 @@ function ModelDetails(props: { modelId: string; models: Model[]; onChanged: () =
                       {field.localized ? ' · localized' : ''}
                       {'required' in field.validators ? ' · required' : ''}
                     </td>
+                    {fieldsets.length > 0 ? (
+                      <td>{fieldsets.find((set) => set.id === field.fieldset?.id)?.title ?? ''}</td>
+                    ) : null}
                     <td class="row">
                       <button type="button" class="ghost" onClick={() => setEditing(field)}>
                         Edit<span class="sr-only"> {field.label}</span>
@@ -200,6 +208,7 @@ function ModelDetails(props: { modelId: string; models: Model[]; onChanged: () =
                 model={model}
                 field={editing === 'new' ? null : editing}
                 models={props.models}
+                fieldsets={fieldsets}
                 onSaved={() => {
                   setEditing(null);
                   state.reload();
