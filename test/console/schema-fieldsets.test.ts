@@ -85,6 +85,20 @@ describe('fieldsets and appearance in the schema editor', () => {
     await page.getByRole('row', { name: /Summary.*Search/ }).waitFor();
   });
 
+  test("the record editor shows the fieldset's fields inside it, collapsed as it says", async () => {
+    await page.goto(`${server.baseUrl}/editor/main/item_types/${modelId}/items/new`);
+    await page.getByLabel('Title').waitFor();
+    const group = page.locator('details', { has: page.getByText('Search', { exact: true }) });
+    await group.getByText('For search engines').waitFor({ state: 'hidden' });
+    assert.equal(await page.getByLabel('Summary').isVisible(), false);
+    await group.getByText('Search', { exact: true }).click();
+    await group.getByLabel('Summary').waitFor();
+    await group.getByText('For search engines').waitFor();
+    await assertAccessible(page, 'the record editor with a fieldset');
+    await page.goto(`${server.baseUrl}/editor/main/schema/${modelId}`);
+    await page.getByRole('button', { name: 'Edit Title' }).waitFor();
+  });
+
   test('shows why parameters are refused, and changes nothing', async () => {
     const dialog = await editField('Title');
     await dialog.getByLabel('Editor parameters').fill('{"heading": ');

@@ -7,6 +7,7 @@ import { navigate } from '../router.ts';
 import { type Model, type ModelField, modelFields } from '../schema-data.ts';
 import { useSession } from '../session.ts';
 import { ErrorNote, Link, Loaded, useAction, useAsync } from '../ui.tsx';
+import { FieldsetBox, layoutFields } from './record-fieldsets.tsx';
 import { RecordSchedule } from './record-schedule.tsx';
 import { RecordStage } from './record-stage.tsx';
 
@@ -14,6 +15,7 @@ type Values = Record<string, unknown>;
 type EditorData = {
   model: Model;
   fields: ModelField[];
+  fieldsets: ApiTypes.Fieldset[];
   locales: string[];
   record: ApiTypes.Item | null;
 };
@@ -57,15 +59,16 @@ function initialValues(
 export function RecordEditor(props: { modelId: string; recordId: string | null }) {
   const { client } = useSession();
   const state = useAsync(async (): Promise<EditorData> => {
-    const [model, fields, site, record] = await Promise.all([
+    const [model, fields, fieldsets, site, record] = await Promise.all([
       client.itemTypes.find(props.modelId),
       modelFields(client, props.modelId),
+      client.fieldsets.list(props.modelId),
       client.site.find(),
       props.recordId
         ? client.items.find(props.recordId, { nested: true, version: 'current' })
         : null,
     ]);
-    return { model, fields, locales: site.locales, record };
+    return { model, fields, fieldsets, locales: site.locales, record };
   }, [client, props.modelId, props.recordId]);
   return (
     <Loaded state={state}>
@@ -82,7 +85,7 @@ export function RecordEditor(props: { modelId: string; recordId: string | null }
 
 function Editor(props: EditorData & { reload: () => void }) {
   const { client, environment } = useSession();
-  const { model, fields, locales, record } = props;
+  const { model, fields, fieldsets, locales, record } = props;
   const [values, setValues] = useState<Values>(() => initialValues(fields, record, locales));
   const [locale, setLocale] = useState(locales[0] ?? 'en');
   const [errors, setErrors] = useState<FieldError[]>([]);
@@ -119,6 +122,51 @@ function Editor(props: EditorData & { reload: () => void }) {
       props.reload();
     });
 
+  const errorsOf = (field: ModelField) =>
+    errors.filter(
+      (error) => error.field === field.api_key || error.field.startsWith(`${field.api_key}.`),
+    );
+  const hasError = (field: ModelField) => errorsOf(field).length > 0;
+  const fieldInput = (field: ModelField) => {
+    const id = `field-${field.api_key}`;
+    const fieldError = errorsOf(field);
+    const message = fieldError
+      .map((error) => (error.locale ? `${error.locale}: ${error.message}` : error.message))
+      .join('; ');
+    const raw = values[field.api_key];
+    const value = field.localized ? ((raw as Values | null)?.[locale] ?? null) : raw;
+    return (
+      <div class={message ? 'field invalid' : 'field'} key={field.id}>
+        <label for={id}>
+          {field.label}
+          {field.localized && locales.length > 1 ? <span class="muted"> ({locale})</span> : null}
+          {'required' in field.validators ? <span aria-hidden="true"> *</span> : null}
+        </label>
+        <FieldInput
+          id={id}
+          field={field}
+          value={value}
+          invalid={message !== ''}
+          onChange={(next) => {
+            setDirty(true);
+            setValues((current) => ({
+              ...current,
+              [field.api_key]: field.localized
+                ? { ...((current[field.api_key] as Values | null) ?? {}), [locale]: next }
+                : next,
+            }));
+          }}
+        />
+        {field.hint ? <small class="muted">{field.hint}</small> : null}
+        {message ? (
+          <small class="error" role="alert">
+            {message}
+          </small>
+        ) : null}
+      </div>
+    );
+  };
+
   return (
     <div class="editor-layout">
       <form
@@ -148,49 +196,19 @@ function Editor(props: EditorData & { reload: () => void }) {
             ))}
           </div>
         ) : null}
-        {fields.map((field) => {
-          const id = `field-${field.api_key}`;
-          const fieldError = errors.filter(
-            (error) => error.field === field.api_key || error.field.startsWith(`${field.api_key}.`),
-          );
-          const message = fieldError
-            .map((error) => (error.locale ? `${error.locale}: ${error.message}` : error.message))
-            .join('; ');
-          const raw = values[field.api_key];
-          const value = field.localized ? ((raw as Values | null)?.[locale] ?? null) : raw;
-          return (
-            <div class={message ? 'field invalid' : 'field'} key={field.id}>
-              <label for={id}>
-                {field.label}
-                {field.localized && locales.length > 1 ? (
-                  <span class="muted"> ({locale})</span>
-                ) : null}
-                {'required' in field.validators ? <span aria-hidden="true"> *</span> : null}
-              </label>
-              <FieldInput
-                id={id}
-                field={field}
-                value={value}
-                invalid={message !== ''}
-                onChange={(next) => {
-                  setDirty(true);
-                  setValues((current) => ({
-                    ...current,
-                    [field.api_key]: field.localized
-                      ? { ...((current[field.api_key] as Values | null) ?? {}), [locale]: next }
-                      : next,
-                  }));
-                }}
-              />
-              {field.hint ? <small class="muted">{field.hint}</small> : null}
-              {message ? (
-                <small class="error" role="alert">
-                  {message}
-                </small>
-              ) : null}
-            </div>
-          );
-        })}
+        {layoutFields(fields, fieldsets).map((part) =>
+          part.kind === 'field' ? (
+            fieldInput(part.field)
+          ) : (
+            <FieldsetBox
+              key={part.fieldset.id}
+              fieldset={part.fieldset}
+              hasErrors={part.fields.some((field) => hasError(field))}
+            >
+              {part.fields.map(fieldInput)}
+            </FieldsetBox>
+          ),
+        )}
         <ErrorNote error={action.error} />
         <div class="row">
           <button type="submit" disabled={action.busy}>
