@@ -46,18 +46,20 @@ export function MediaBrowser(props: {
   const [over, setOver] = useState(false);
   const [uploads, setUploads] = useState<Progress[]>([]);
   const [tick, setTick] = useState(0);
+  const inCollection = collectionFilter(props.collections, collection);
   const list = useAsync(
     () =>
       client.uploads.list({
         filter: {
           ...(submitted ? { query: submitted } : {}),
           ...(kind ? { type: kind } : {}),
-          ...collectionFilter(props.collections, collection),
+          ...inCollection,
         },
         page: { limit: PAGE },
         order_by: '_created_at_DESC',
       } as Parameters<typeof client.uploads.list>[0]),
-    [client, submitted, kind, collection, tick, props.refresh],
+    // The collections inside the chosen one may change (one added inside): read again then.
+    [client, submitted, kind, JSON.stringify(inCollection), tick, props.refresh],
   );
 
   const upload = async (files: File[]) => {
