@@ -1,4 +1,4 @@
-import type { FieldChange, FieldView } from '../domain/fields/service.ts';
+import type { FieldChange, FieldView } from '../domain/fields/field-view.ts';
 import { presentItemType } from './item-type.ts';
 import { type Resource, ref } from './jsonapi.ts';
 

@@ -1,7 +1,9 @@
-import type { EnvQueryable } from '../../db/environment-scope.ts';
+import type { EnvQueryable, EnvTrx } from '../../db/environment-scope.ts';
+import type { Issues } from '../errors.ts';
 import { existingPluginIds } from '../plugins/repo.ts';
 import { referencedPluginIds } from '../schema/field-types/editors.ts';
 import {
+  checkFieldDefinition,
   type FieldCheckContext,
   type FieldDefinition,
   referencedItemTypeIds,
@@ -37,4 +39,17 @@ export async function loadCheckContext(
       referencedPluginIds(definition.field_type, definition.appearance),
     ),
   };
+}
+
+/** Checks the definition against the registry when the request touched it. */
+export async function checkDefinition(
+  trx: EnvTrx,
+  issues: Issues,
+  state: ModelState,
+  fieldId: string,
+  definition: FieldDefinition,
+  locales: string[],
+): Promise<FieldDefinition> {
+  const context = await loadCheckContext(trx, state, fieldId, definition, locales);
+  return checkFieldDefinition(issues, definition, context);
 }

@@ -1,7 +1,7 @@
 import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
 import type { FieldRow, FieldsetRow } from '../../db/schema.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
-import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { findItemTypeOrFail } from '../item-types/read-item-types.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';
 import type { MemberKind, Placed } from '../positions/order.ts';
 import { layoutGroups, type ReorderRequest } from '../positions/reorder.ts';

@@ -6,7 +6,7 @@ import {
 import type { FieldsetRow } from '../../db/schema.ts';
 import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';
-import { findOrFail as findItemTypeOrFail } from '../item-types/service.ts';
+import { findItemTypeOrFail } from '../item-types/read-item-types.ts';
 import { checkRoomFor } from '../limits.ts';
 import { checkNewId } from '../new-ids.ts';
 import { loadGroup, storeGroup } from '../positions/group-store.ts';

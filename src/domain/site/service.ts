@@ -8,8 +8,8 @@ import type { FieldRow, FieldsetRow, SiteRow, SiteSettingsRow } from '../../db/s
 import type { Queryable } from '../../db/transaction.ts';
 import type { Permission } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import { reshapeRecordLocales } from '../items/schema-changes/locale-change.ts';
 import { reshapeScheduleLocales } from '../items/schema-changes/schedule-locales.ts';
-import { reshapeRecordLocales } from '../items/schema-changes/schema-changes.ts';
 import type { ModelView } from '../schema/model-state.ts';
 import { listItemTypes } from '../schema/models.ts';
 import { SITE_INCLUDES, type SiteUpdate } from './attributes.ts';

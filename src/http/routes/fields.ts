@@ -1,6 +1,15 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import * as fields from '../../domain/fields/service.ts';
+import { createField } from '../../domain/fields/create-field.ts';
+import { destroyField } from '../../domain/fields/destroy-field.ts';
+import { duplicateField } from '../../domain/fields/duplicate-field.ts';
+import {
+  findField,
+  listFields,
+  referencingFields,
+  relatedFields,
+} from '../../domain/fields/read-fields.ts';
+import { updateField } from '../../domain/fields/update-field.ts';
 import { presentField, presentFieldChange } from '../../presenters/field.ts';
 import { presentKept, presentKeptList } from '../../presenters/kept.ts';
 import { sendResult } from '../respond.ts';
@@ -22,10 +31,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/item-types/:id/fields',
     { schema: { response: { 200: FieldList } } },
     async (request) => ({
-      data: presentKeptList(
-        await fields.listFields(request.scope, request.params.id),
-        presentField,
-      ),
+      data: presentKeptList(await listFields(request.scope, request.params.id), presentField),
     }),
   );
 
@@ -33,7 +39,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/item-types/:id/fields/referencing',
     { schema: { response: { 200: FieldList } } },
     async (request) => ({
-      data: (await fields.referencingFields(request.scope, request.params.id)).map(presentField),
+      data: (await referencingFields(request.scope, request.params.id)).map(presentField),
     }),
   );
 
@@ -41,7 +47,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/item-types/:id/fields/related',
     { schema: { response: { 200: FieldList } } },
     async (request) => ({
-      data: (await fields.relatedFields(request.scope, request.params.id)).map(presentField),
+      data: (await relatedFields(request.scope, request.params.id)).map(presentField),
     }),
   );
 
@@ -49,7 +55,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/fields/:id',
     { schema: { response: { 200: FieldDocument } } },
     async (request) => ({
-      data: presentKept(await fields.findField(request.scope, request.params.id), presentField),
+      data: presentKept(await findField(request.scope, request.params.id), presentField),
     }),
   );
 
@@ -57,7 +63,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/item-types/:id/fields',
     { schema: { body: CreateFieldBody, response: OrJob(201, FieldDocument) }, config: fieldWrite },
     async (request, reply) => {
-      const change = await fields.createField(
+      const change = await createField(
         request.scope,
         request.params.id,
         newFieldInput(request.body),
@@ -70,11 +76,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
     '/fields/:id',
     { schema: { body: UpdateFieldBody, response: OrJob(200, FieldDocument) }, config: fieldWrite },
     async (request, reply) => {
-      const change = await fields.updateField(
-        request.scope,
-        request.params.id,
-        fieldInput(request.body),
-      );
+      const change = await updateField(request.scope, request.params.id, fieldInput(request.body));
       return sendResult(deps, request, reply, 200, presentFieldChange(change));
     },
   );
@@ -86,7 +88,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       config: { permission: 'can_edit_schema', asyncJob: true },
     },
     async (request, reply) => {
-      const change = await fields.destroyField(request.scope, request.params.id);
+      const change = await destroyField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 200, presentFieldChange(change));
     },
   );
@@ -98,7 +100,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
       config: { permission: 'can_edit_schema', asyncJob: true },
     },
     async (request, reply) => {
-      const change = await fields.duplicateField(request.scope, request.params.id);
+      const change = await duplicateField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 201, presentFieldChange(change));
     },
   );

@@ -1,7 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ItemTypeInput } from '../../domain/item-types/attributes.ts';
-import * as itemTypes from '../../domain/item-types/service.ts';
+import { createItemType } from '../../domain/item-types/create-item-type.ts';
+import { destroyItemType } from '../../domain/item-types/destroy-item-type.ts';
+import { duplicateItemType } from '../../domain/item-types/duplicate-item-type.ts';
+import { referencingItemTypes } from '../../domain/item-types/read-item-types.ts';
+import { updateItemType } from '../../domain/item-types/update-item-type.ts';
 import { findItemType, listItemTypes } from '../../domain/schema/models.ts';
 import { presentItemType } from '../../presenters/item-type.ts';
 import { presentKept, presentKeptList } from '../../presenters/kept.ts';
@@ -51,9 +55,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id/referencing',
     { schema: { response: { 200: ItemTypeList } } },
     async (request) => ({
-      data: (await itemTypes.referencingItemTypes(request.scope, request.params.id)).map(
-        presentItemType,
-      ),
+      data: (await referencingItemTypes(request.scope, request.params.id)).map(presentItemType),
     }),
   );
 
@@ -69,7 +71,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (request, reply) => {
       const query = request.query;
-      const result = await itemTypes.createItemType(request.scope, toInput(request.body, true), {
+      const result = await createItemType(request.scope, toInput(request.body, true), {
         skipMenuItemCreation: query.skip_menu_item_creation === 'true',
         menuItemId: query.menu_item_id,
         schemaMenuItemId: query.schema_menu_item_id,
@@ -90,11 +92,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (request, reply) => {
       const data = presentItemType(
-        await itemTypes.updateItemType(
-          request.scope,
-          request.params.id,
-          toInput(request.body, false),
-        ),
+        await updateItemType(request.scope, request.params.id, toInput(request.body, false)),
       );
       return sendResult(deps, request, reply, 200, { data });
     },
@@ -104,9 +102,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id/duplicate',
     { schema: { response: { 201: ItemTypeDocument } }, config: { permission: 'can_edit_schema' } },
     async (request, reply) => {
-      const data = presentItemType(
-        await itemTypes.duplicateItemType(request.scope, request.params.id),
-      );
+      const data = presentItemType(await duplicateItemType(request.scope, request.params.id));
       return reply.status(201).send({ data });
     },
   );
@@ -119,7 +115,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (request, reply) => {
       const data = presentItemType(
-        await itemTypes.destroyItemType(request.scope, request.params.id, {
+        await destroyItemType(request.scope, request.params.id, {
           skipMenuItemsDeletion: request.query.skip_menu_items_deletion === 'true',
         }),
       );
