@@ -1,7 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from './client.ts';
+import { lockEnvironment } from './environment-locks.ts';
 import { environmentMigrations } from './environment-migrations/index.ts';
-import { lockEnvironment, qualifiedTable } from './environment-scope.ts';
+import { qualifiedTable } from './environment-scope.ts';
 import type { Trx } from './transaction.ts';
 
 // Each schema records the environment migrations it ran, so a schema dropped with its

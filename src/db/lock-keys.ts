@@ -19,9 +19,9 @@ export const BOOTSTRAP_LOCK_KEY = 7_246_000;
  * it, project migrations 0008 and 0009), so its changes run one at a time. A PostgreSQL
  * fork holds the new environment's as a session lock until its copy is ready; recovery at
  * start tries it (`pg_try_advisory_xact_lock`) to tell an interrupted fork from a running
- * one. Its value is defined beside the code that takes it (`environment-scope.ts`).
+ * one. Its value is defined beside the code that takes it (`environment-locks.ts`).
  */
-export { ENVIRONMENT_LOCK_KEY } from './environment-scope.ts';
+export { ENVIRONMENT_LOCK_KEY } from './environment-locks.ts';
 
 /**
  * The project's environment operations (fork registration, promote, rename, destroy):

@@ -5,11 +5,8 @@ import { buildClient, type Client } from '@datocms/cma-client-node';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type Db, openDatabase } from '../../src/db/client.ts';
-import {
-  inEnvironmentTransaction,
-  loadScope,
-  RECORD_CHANGE,
-} from '../../src/db/environment-scope.ts';
+import { loadScope } from '../../src/db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE } from '../../src/db/environment-transaction.ts';
 import { authenticate } from '../../src/domain/auth/tokens.ts';
 import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/caches/caches.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';

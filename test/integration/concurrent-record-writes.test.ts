@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { ENVIRONMENT_LOCK_KEY } from '../../src/db/environment-scope.ts';
+import { ENVIRONMENT_LOCK_KEY } from '../../src/db/environment-locks.ts';
 import { apiError } from '../support/api-errors.ts';
 import { TEST_ENGINE } from '../support/databases.ts';
 import { completesBeside, raceAChange, raceTheLock } from '../support/environment-lock.ts';

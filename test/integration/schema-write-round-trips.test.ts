@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { inEnvironmentTransaction, loadScope } from '../../src/db/environment-scope.ts';
+import { loadScope } from '../../src/db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../src/db/environment-transaction.ts';
 import { violatedUniqueConstraint } from '../../src/db/transaction.ts';
 import { newItemTypeDraft } from '../../src/domain/item-types/rules.ts';
 import { emitEvent } from '../../src/events/outbox.ts';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import type { Db } from '../../src/db/client.ts';
+import { lockEnvironment } from '../../src/db/environment-locks.ts';
 import {
   environmentRef,
-  lockEnvironment,
   type ScopedTransaction,
   scopedTransaction,
 } from '../../src/db/environment-scope.ts';

@@ -14,7 +14,7 @@ test('every advisory-lock key is distinct', () => {
 // migrations define the SQL function that takes it with the key as a parameter.
 const DEFINES_ITS_KEY = [
   join('src', 'db', 'lock-keys.ts'),
-  join('src', 'db', 'environment-scope.ts'),
+  join('src', 'db', 'environment-locks.ts'),
   join('src', 'db', 'migrations'),
 ];
 

@@ -2,12 +2,11 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { dropEnvironmentSchema, EnvironmentCopy } from '../../db/environment-copy.ts';
 import {
-  environmentRef,
   holdEnvironmentLock,
   lockEnvironment,
   releaseEnvironmentLock,
-  schemaNameOf,
-} from '../../db/environment-scope.ts';
+} from '../../db/environment-locks.ts';
+import { environmentRef, schemaNameOf } from '../../db/environment-scope.ts';
 import { closeWriteGate } from '../../db/environment-write-gate.ts';
 import type { EnvironmentRow } from '../../db/schema.ts';
 import type { Trx } from '../../db/transaction.ts';

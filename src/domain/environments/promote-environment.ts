@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.ts';
-import { environmentRef, lockEnvironment } from '../../db/environment-scope.ts';
+import { lockEnvironment } from '../../db/environment-locks.ts';
+import { environmentRef } from '../../db/environment-scope.ts';
 import type { EnvironmentRow } from '../../db/schema.ts';
 import { recordEvent } from '../../events/outbox.ts';
 import { assertReaches, type EnvironmentsAccess } from '../auth/environment-reach.ts';

@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import { Issues } from '../errors.ts';
 import { generateId } from '../ids.ts';
 import { checkRoomFor } from '../limits.ts';

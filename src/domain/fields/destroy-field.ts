@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import { dropFieldValues } from '../items/schema-changes/dropped-field.ts';
 import { removeMemberIn } from '../positions/placement.ts';
 import { emitModelUpdate, groupIn, modelView, withoutField } from '../schema/model-state.ts';

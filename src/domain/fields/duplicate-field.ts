@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import { checkApiKey } from '../api-key.ts';
 import { Issues } from '../errors.ts';
 import { generateId } from '../ids.ts';

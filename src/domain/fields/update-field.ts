@@ -1,4 +1,5 @@
-import { type EnvTrx, inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { EnvTrx, Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { FieldRow } from '../../db/schema.ts';
 import { Issues } from '../errors.ts';
 import { followFieldUpdate, reachesValues } from '../items/schema-changes/field-update.ts';

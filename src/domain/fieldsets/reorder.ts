@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { FieldRow, FieldsetRow } from '../../db/schema.ts';
 import { DomainError, Issues, NotFound } from '../errors.ts';
 import { findItemTypeOrFail } from '../item-types/read-item-types.ts';

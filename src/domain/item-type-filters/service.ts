@@ -1,8 +1,5 @@
-import {
-  type EnvQueryable,
-  inEnvironmentTransaction,
-  type Scope,
-} from '../../db/environment-scope.ts';
+import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { ItemTypeFilterRow } from '../../db/schema.ts';
 import { Issues, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';

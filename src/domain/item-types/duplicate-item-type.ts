@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { UnreadWrite } from '../../db/query/carried-writes.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { generateId } from '../ids.ts';

@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { refreshRecords } from '../items/schema-changes/refresh.ts';

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { type EnvQueryable, excludeRecordKeys } from '../../db/environment-scope.ts';
+import { excludeRecordKeys } from '../../db/environment-locks.ts';
+import type { EnvQueryable } from '../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { type FieldIssue, type ValidationCode, ValidationFailed } from '../errors.ts';
 import { emptyValue } from '../schema/field-types/empty-values.ts';

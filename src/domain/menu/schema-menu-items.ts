@@ -1,9 +1,5 @@
-import {
-  type EnvQueryable,
-  type EnvTrx,
-  inEnvironmentTransaction,
-  type Scope,
-} from '../../db/environment-scope.ts';
+import type { EnvQueryable, EnvTrx, Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { SchemaMenuItemRow } from '../../db/schema.ts';
 import { DomainError, NotFound } from '../errors.ts';
 import { generateId } from '../ids.ts';

@@ -1,9 +1,6 @@
 import { sql } from 'kysely';
-import {
-  type EnvQueryable,
-  inEnvironmentTransaction,
-  type Scope,
-} from '../../db/environment-scope.ts';
+import type { EnvQueryable, Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { FieldRow, FieldsetRow, SiteRow, SiteSettingsRow } from '../../db/schema.ts';
 import type { Queryable } from '../../db/transaction.ts';
 import type { Permission } from '../actor.ts';

@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { Placement } from '../menu/tree.ts';
 import { relayout } from '../menu/tree-store.ts';
 import { findCollectionRow, lockedTree, withChildren } from './repo.ts';

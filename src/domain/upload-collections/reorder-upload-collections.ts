@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import { type ReorderEntry, reorderMenu } from '../menu/reorder.ts';
 import { collectionsByIds, lockedTree } from './repo.ts';
 import { COLLECTIONS, type UploadCollection } from './upload-collection.ts';

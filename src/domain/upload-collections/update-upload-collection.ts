@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import { placeOf, relayout } from '../menu/tree-store.ts';
 import {
   checkLabel,

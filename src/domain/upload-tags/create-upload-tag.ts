@@ -1,5 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import { Issues } from '../errors.ts';
 import { normalizedTags } from '../uploads/metadata-input.ts';
 

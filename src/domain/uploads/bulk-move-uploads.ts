@@ -1,4 +1,5 @@
-import { inEnvironmentTransaction, type Scope } from '../../db/environment-scope.ts';
+import type { Scope } from '../../db/environment-scope.ts';
+import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import { emitUploadEvent } from '../../events/upload-events.ts';
 import type { Actor } from '../actor.ts';
 import { collectionExists } from '../upload-collections/lineage.ts';

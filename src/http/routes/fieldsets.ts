@@ -1,7 +1,10 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { createFieldset } from '../../domain/fieldsets/create-fieldset.ts';
+import { destroyFieldset } from '../../domain/fieldsets/destroy-fieldset.ts';
+import { findFieldset, listFieldsets } from '../../domain/fieldsets/read-fieldsets.ts';
 import { reorderFieldsAndFieldsets } from '../../domain/fieldsets/reorder.ts';
-import * as fieldsets from '../../domain/fieldsets/service.ts';
+import { updateFieldset } from '../../domain/fieldsets/update-fieldset.ts';
 import { presentFieldset, presentSchemaMember } from '../../presenters/fieldset.ts';
 import { sendResult } from '../respond.ts';
 import { FieldsetDocument, FieldsetList, ReorderedFormList } from '../responses/schema.ts';
@@ -24,7 +27,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id/fieldsets',
     { schema: { response: { 200: FieldsetList } } },
     async (request) => ({
-      data: (await fieldsets.listFieldsets(request.scope, request.params.id)).map(presentFieldset),
+      data: (await listFieldsets(request.scope, request.params.id)).map(presentFieldset),
     }),
   );
 
@@ -32,7 +35,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/fieldsets/:id',
     { schema: { response: { 200: FieldsetDocument } } },
     async (request) => ({
-      data: presentFieldset(await fieldsets.findFieldset(request.scope, request.params.id)),
+      data: presentFieldset(await findFieldset(request.scope, request.params.id)),
     }),
   );
 
@@ -44,11 +47,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (request, reply) => {
       const data = presentFieldset(
-        await fieldsets.createFieldset(
-          request.scope,
-          request.params.id,
-          fieldsetInput(request.body, true),
-        ),
+        await createFieldset(request.scope, request.params.id, fieldsetInput(request.body, true)),
       );
       return reply.status(201).send({ data });
     },
@@ -62,11 +61,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     },
     async (request) => ({
       data: presentFieldset(
-        await fieldsets.updateFieldset(
-          request.scope,
-          request.params.id,
-          fieldsetInput(request.body, false),
-        ),
+        await updateFieldset(request.scope, request.params.id, fieldsetInput(request.body, false)),
       ),
     }),
   );
@@ -75,7 +70,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/fieldsets/:id',
     { schema: { response: { 200: FieldsetDocument } }, config: { permission: 'can_edit_schema' } },
     async (request) => ({
-      data: presentFieldset(await fieldsets.destroyFieldset(request.scope, request.params.id)),
+      data: presentFieldset(await destroyFieldset(request.scope, request.params.id)),
     }),
   );
 

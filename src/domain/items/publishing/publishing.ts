@@ -1,10 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import {
-  inEnvironmentTransaction,
-  RECORD_CHANGE,
-  type Scope,
-  type ScopedTransaction,
-} from '../../../db/environment-scope.ts';
+import type { Scope, ScopedTransaction } from '../../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
 import { DomainError, ValidationFailed } from '../../errors.ts';
 import type { ContentPart } from '../access/permission-entries.ts';
 import type { RecordGate } from '../access/record-gate.ts';

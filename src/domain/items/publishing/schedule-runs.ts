@@ -3,13 +3,12 @@ import type { Db } from '../../../db/client.ts';
 import {
   type EnvironmentRef,
   environmentRef,
-  inEnvironmentTransaction,
   isVanishedEnvironmentError,
   qualifiedTable,
-  RECORD_CHANGE,
   type Scope,
   scopeFor,
 } from '../../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
 import type { ScheduledActionRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
 import { contentSelectionOf, publishInTransaction, unpublishInTransaction } from './publishing.ts';

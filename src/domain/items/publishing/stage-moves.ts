@@ -1,8 +1,5 @@
-import {
-  inEnvironmentTransaction,
-  RECORD_CHANGE,
-  type Scope,
-} from '../../../db/environment-scope.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
 import { DomainError } from '../../errors.ts';
 import { workflowStages } from '../../schema/stages.ts';
 import type { RecordGate } from '../access/record-gate.ts';

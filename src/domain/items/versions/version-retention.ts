@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../db/client.ts';
+import { lockEnvironment } from '../../../db/environment-locks.ts';
 import {
   type EnvironmentRef,
   isVanishedEnvironmentError,
-  lockEnvironment,
   qualifiedTable,
 } from '../../../db/environment-scope.ts';
 import { throughWriteGate } from '../../../db/environment-write-gate.ts';

@@ -1,9 +1,5 @@
-import {
-  inEnvironmentTransaction,
-  RECORD_CHANGE,
-  type Scope,
-  type ScopedTransaction,
-} from '../../../db/environment-scope.ts';
+import type { Scope, ScopedTransaction } from '../../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
 import type { RecordView } from '../record-view.ts';
 
 /** Ends a validate-only change: everything it wrote is rolled back. */

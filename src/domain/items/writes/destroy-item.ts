@@ -1,8 +1,5 @@
-import {
-  inEnvironmentTransaction,
-  RECORD_CHANGE,
-  type Scope,
-} from '../../../db/environment-scope.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
 import type { UnreadWrite } from '../../../db/query/carried-writes.ts';
 import { removeRecord } from '../../positions/record-positions.ts';
 import type { RecordGate } from '../access/record-gate.ts';

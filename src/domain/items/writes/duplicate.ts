@@ -1,8 +1,5 @@
-import {
-  inEnvironmentTransaction,
-  RECORD_CHANGE,
-  type Scope,
-} from '../../../db/environment-scope.ts';
+import type { Scope } from '../../../db/environment-scope.ts';
+import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
 import type { CallerToken } from '../../actor.ts';
 import { MAX_NESTING_DEPTH } from '../../limits.ts';
 import { withEmptyValues } from '../../schema/field-types/empty-values.ts';

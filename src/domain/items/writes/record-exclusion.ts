@@ -1,4 +1,5 @@
-import { type EnvQueryable, excludeRecordKeys } from '../../../db/environment-scope.ts';
+import { excludeRecordKeys } from '../../../db/environment-locks.ts';
+import type { EnvQueryable } from '../../../db/environment-scope.ts';
 import type { ItemTypeRow } from '../../../db/schema.ts';
 
 /**
