@@ -4,15 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { loadS3Sdk, type S3Sdk } from './s3-sdk.ts';
 import { sizeLimit } from './size-limit.ts';
 import { assertSafeKey, type Storage } from './storage.ts';
 import type { S3StorageConfig } from './storage-config.ts';
@@ -26,10 +19,19 @@ const PART_BYTES = 5 * 1024 * 1024;
  * `directUpload` clients PUT straight to the bucket through a presigned URL.
  */
 export class S3Storage implements Storage {
-  private readonly client: S3Client;
+  private connecting: Promise<{ sdk: S3Sdk; client: S3Client }> | undefined;
 
-  constructor(private readonly config: S3StorageConfig) {
-    this.client = new S3Client({
+  constructor(private readonly config: S3StorageConfig) {}
+
+  /** The SDK and a client, made on first use (the SDK is loaded then: see s3-sdk.ts). */
+  private connect(): Promise<{ sdk: S3Sdk; client: S3Client }> {
+    this.connecting ??= loadS3Sdk().then((sdk) => ({ sdk, client: this.newClient(sdk) }));
+    return this.connecting;
+  }
+
+  private newClient(sdk: S3Sdk): S3Client {
+    const config = this.config;
+    return new sdk.client.S3Client({
       region: config.region,
       ...(config.endpoint ? { endpoint: config.endpoint } : {}),
       ...(config.credentials ? { credentials: config.credentials } : {}),
@@ -49,10 +51,12 @@ export class S3Storage implements Storage {
   async put(key: string, body: Readable, maxBytes: number): Promise<{ size: number }> {
     const limit = sizeLimit(maxBytes);
     const counted = body.pipe(limit);
-    // A source error must reach the upload, which then aborts instead of waiting.
+    // A source error must reach the upload, which then aborts instead of waiting; the
+    // listener is there before the first wait (the SDK's loading), so no error goes unheard.
     body.once('error', (error) => limit.destroy(error));
-    const upload = new Upload({
-      client: this.client,
+    const { sdk, client } = await this.connect();
+    const upload = new sdk.storage.Upload({
+      client,
       params: { Bucket: this.config.bucket, Key: this.objectKey(key), Body: counted },
       partSize: PART_BYTES,
       queueSize: 1,
@@ -63,9 +67,10 @@ export class S3Storage implements Storage {
   }
 
   async head(key: string): Promise<{ size: number } | null> {
+    const { sdk, client } = await this.connect();
     try {
-      const found = await this.client.send(
-        new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
+      const found = await client.send(
+        new sdk.client.HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
       );
       return { size: found.ContentLength ?? 0 };
     } catch (error) {
@@ -75,8 +80,9 @@ export class S3Storage implements Storage {
   }
 
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
-    const found = await this.client.send(
-      new GetObjectCommand({
+    const { sdk, client } = await this.connect();
+    const found = await client.send(
+      new sdk.client.GetObjectCommand({
         Bucket: this.config.bucket,
         Key: this.objectKey(key),
         ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}),
@@ -97,8 +103,9 @@ export class S3Storage implements Storage {
   }
 
   async delete(key: string): Promise<void> {
-    await this.client.send(
-      new DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
+    const { sdk, client } = await this.connect();
+    await client.send(
+      new sdk.client.DeleteObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
     );
   }
 
@@ -106,9 +113,10 @@ export class S3Storage implements Storage {
     if (!this.config.directUpload) return null;
     // Nothing but the key is signed (no Content-Type): the client sends the type of its
     // local file name, which the URL cannot know.
-    return getSignedUrl(
-      this.client,
-      new PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
+    const { sdk, client } = await this.connect();
+    return sdk.presigner.getSignedUrl(
+      client,
+      new sdk.client.PutObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
       { expiresIn: ttlSeconds },
     );
   }

@@ -1,4 +1,4 @@
-/** Where upload bytes live: chosen by FIELDHOUSE_STORAGE (see the README's configuration table). */
+/** Where upload bytes live: chosen by FIELDHOUSE_STORAGE (see docs/uploads.md's configuration table). */
 export type StorageConfig = LocalStorageConfig | S3StorageConfig;
 
 export type LocalStorageConfig = { kind: 'local'; dir: string };
