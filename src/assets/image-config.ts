@@ -1,4 +1,4 @@
-/** How asset renditions are bounded and kept (the README's configuration table). */
+/** How asset renditions are bounded and kept (docs/uploads.md's configuration table). */
 export type ImageConfig = Readonly<{
   /** Largest width or height of a rendition, in pixels (after `dpr`). */
   maxDimension: number;

@@ -2,7 +2,7 @@ import { DomainError } from './errors.ts';
 
 /**
  * Every bound on what a client can send, in one place, so no client can bloat the
- * database or the payloads. The README's "Limits" section lists them for operators.
+ * database or the payloads. docs/limits.md lists them for operators.
  */
 
 // Lengths of single strings (VALIDATION_LENGTH on the attribute).
