@@ -141,10 +141,13 @@ async function deliverySchema(
       environmentNumber: ref.number,
       schemaVersion: versions.schema_version,
       permissions: permissionsFingerprint(actor),
+      strict: options.strict,
     },
     async () =>
-      buildDeliverySchema(await loadSnapshot(scope.db), (model) =>
-        mayReadModel(actor, ref.id, model),
+      buildDeliverySchema(
+        await loadSnapshot(scope.db),
+        (model) => mayReadModel(actor, ref.id, model),
+        { strict: options.strict },
       ),
   );
   const budget = ExecutionBudget.startingNow();

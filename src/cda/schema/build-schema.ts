@@ -36,6 +36,7 @@ import { recordType } from './record-type.ts';
 import { IntType } from './scalars.ts';
 import { CollectionMetadata, nonNull, recordInterface } from './shared-types.ts';
 import type { SchemaSnapshot } from './snapshot.ts';
+import { fileGuarantees } from './strict-mode.ts';
 
 function siteLocaleEnum(locales: readonly string[]): GraphQLEnumType {
   return new GraphQLEnumType({
@@ -59,14 +60,18 @@ function localeArgs(siteLocale: GraphQLEnumType) {
 
 /**
  * `<T>MultiLocaleField { locale value }` per value type, made once: `String` →
- * `StringMultiLocaleField`, `[PostRecord!]!` → `PostRecordListListNonNullMultiLocaleField`.
+ * `StringMultiLocaleField`, `[PostRecord!]!` → `PostRecordListListNonNullMultiLocaleField`,
+ * and a strict-mode required `String!` → `StringNonNullMultiLocaleField` (value `String!`).
  */
 function multiLocaleTypes(siteLocale: GraphQLEnumType) {
   const made = new Map<string, GraphQLObjectType>();
   return (valueType: GraphQLOutputType) => {
     const named = getNamedType(valueType).name;
-    const inner = valueType instanceof GraphQLNonNull ? valueType.ofType : valueType;
-    const name = `${named}${inner instanceof GraphQLList ? 'ListListNonNull' : ''}MultiLocaleField`;
+    const nonNullValue = valueType instanceof GraphQLNonNull;
+    const list = (nonNullValue ? valueType.ofType : valueType) instanceof GraphQLList;
+    const inner = nonNullValue && list ? valueType.ofType : valueType;
+    const suffix = list ? 'ListListNonNull' : nonNullValue ? 'NonNull' : '';
+    const name = `${named}${suffix}MultiLocaleField`;
     let type = made.get(name);
     if (!type) {
       type = new GraphQLObjectType({
@@ -118,12 +123,14 @@ function uploadRoots(
 
 /**
  * The delivery schema of an environment as one role sees it: the models it may read
- * (`visible`) with their record types and roots, named as DatoCMS names them. Two models
+ * (`visible`) with their record types and roots, named as DatoCMS names them; `strict`
+ * (`X-Exclude-Invalid: true`) narrows types to what valid records guarantee. Two models
  * whose names collide (`post` and `posts`' roots): the later created one keeps none.
  */
 export function buildDeliverySchema(
   snapshot: SchemaSnapshot,
   visible: (model: ItemTypeRow) => boolean,
+  { strict }: Readonly<{ strict: boolean }>,
 ): GraphQLSchema {
   const siteLocale = siteLocaleEnum(snapshot.locales);
   const models = snapshot.models.filter(visible);
@@ -154,7 +161,8 @@ export function buildDeliverySchema(
     recordType: (id) => types.get(id),
     unionName: (field, part = '') =>
       `${pascalName(owners.get(field.item_type_id) ?? '')}Model${pascalName(field.api_key)}${part}Field`,
-    fileField: files.FileField,
+    strict,
+    fileField: (field) => (strict ? files.guaranteed(fileGuarantees(field)) : files.FileField),
     seoField,
     recordInterface: RecordInterface,
     multiLocaleType: multiLocaleTypes(siteLocale),

@@ -22,6 +22,7 @@ import { fileValues } from '../uploads/file-values.ts';
 import { seoValue } from '../uploads/seo-type.ts';
 import { BooleanType, DateScalar, DateTime, FloatType, IntType, JsonField } from './scalars.ts';
 import { ColorField, LatLonField, VideoField } from './shared-types.ts';
+import { strictType } from './strict-mode.ts';
 
 /** What a field's output needs of the schema being built. */
 export type FieldTypeRegistry = Readonly<{
@@ -33,8 +34,13 @@ export type FieldTypeRegistry = Readonly<{
    * models (no part), or a structured text field's object and unions (`Blocks`, `Links` …).
    */
   unionName: (field: FilterField, part?: string) => string;
-  /** `FileField` and `SeoField` of this schema (their locale arguments name its locales). */
-  fileField: GraphQLObjectType;
+  /** `X-Exclude-Invalid: true`: types narrowed to what valid records guarantee. */
+  strict: boolean;
+  /**
+   * A file or gallery field's upload type: `FileField`, or in strict mode the variant its
+   * validators guarantee (`ImageFileField` …). Its locale arguments name the schema's locales.
+   */
+  fileField: (field: FilterField) => GraphQLObjectType;
   seoField: GraphQLObjectType;
   recordInterface: GraphQLInterfaceType;
   /** `<T>MultiLocaleField { locale value }`, one per value type. */
@@ -203,7 +209,7 @@ function uploadFieldConfig(
   switch (field.field_type) {
     case 'file':
       return {
-        type: registry.fileField,
+        type: registry.fileField(field),
         args,
         extensions: { cost: 'file' },
         resolve: async (record, given, context) => {
@@ -214,7 +220,7 @@ function uploadFieldConfig(
       };
     case 'gallery':
       return {
-        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(registry.fileField))),
+        type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(registry.fileField(field)))),
         args,
         extensions: { cost: 'links' },
         resolve: (record, given, context) => {
@@ -242,9 +248,16 @@ function readerOf(record: DeliveryRecord, given: FieldArgs) {
 }
 
 /**
- * A field's GraphQL field, or null for a link or block field none of whose models the schema holds.
+ * A field's GraphQL field, or null for a link or block field none of whose models the schema
+ * holds; in strict mode non-null when valid records always hold a value.
  */
 export function fieldConfig(field: FilterField, registry: FieldTypeRegistry): Config | null {
+  const config = nullableFieldConfig(field, registry);
+  if (!config || !registry.strict) return config;
+  return { ...config, type: strictType(field, config.type) };
+}
+
+function nullableFieldConfig(field: FilterField, registry: FieldTypeRegistry): Config | null {
   const args = localeArgs(field, registry);
   if (field.field_type === 'structured_text')
     return {

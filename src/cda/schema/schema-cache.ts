@@ -12,10 +12,12 @@ export type SchemaKey = Readonly<{
   schemaVersion: string;
   /** The role's read permissions, as a stable fingerprint. */
   permissions: string;
+  /** `X-Exclude-Invalid: true`: the strict schema's types differ. */
+  strict: boolean;
 }>;
 
 const keyText = (key: SchemaKey) =>
-  `${key.environmentNumber}/${key.schemaVersion}/${key.permissions}`;
+  `${key.environmentNumber}/${key.schemaVersion}/${key.permissions}/${key.strict ? 'strict' : 'lax'}`;
 
 /**
  * Built delivery schemas: least recently used out past `size`; one build per key however

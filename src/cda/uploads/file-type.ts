@@ -5,7 +5,9 @@ import {
   GraphQLInt,
   GraphQLInterfaceType,
   GraphQLList,
+  GraphQLNonNull,
   GraphQLObjectType,
+  type GraphQLScalarType,
   GraphQLString,
 } from 'graphql';
 import { basenameOf, filenameOf } from '../../domain/upload-file-names.ts';
@@ -176,9 +178,53 @@ function fileFields(siteLocale: GraphQLEnumType): Fields {
   };
 }
 
+/** What strict mode guarantees of a file field's value, from its validators. */
+export type FileGuarantees = Readonly<{
+  /** `extension` limited to images imgix can transform. */
+  image: boolean;
+  /** `required_alt_title` with `alt` / `title`. */
+  alt: boolean;
+  title: boolean;
+}>;
+
+const CENTER = Object.freeze({ x: 0.5, y: 0.5 });
+
+/**
+ * The fields strict mode makes non-null, as DatoCMS's strict schemas type them: an
+ * image's `width`, `height`, `focalPoint` (its centre when none is set) and
+ * `responsiveImage`; a required `alt` or `title`. Valid records hold such values.
+ */
+function guaranteedFields(fields: Fields, guarantees: FileGuarantees): Fields {
+  const narrowed: Fields = { ...fields };
+  const nonNullOf = (name: string) => {
+    const field = fields[name] as Fields[string];
+    narrowed[name] = {
+      ...field,
+      type: new GraphQLNonNull(field.type as GraphQLScalarType | GraphQLObjectType),
+    };
+  };
+  if (guarantees.image) {
+    for (const name of ['width', 'height', 'responsiveImage']) nonNullOf(name);
+    narrowed.focalPoint = {
+      ...fields.focalPoint,
+      type: nonNull(FocalPoint),
+      resolve: (value, args: LocaleArgs) => metadata(value, args).focalPoint ?? CENTER,
+    };
+  }
+  if (guarantees.alt) nonNullOf('alt');
+  if (guarantees.title) nonNullOf('title');
+  return narrowed;
+}
+
 export type FileTypes = Readonly<{
   FileFieldInterface: GraphQLInterfaceType;
   FileField: GraphQLObjectType;
+  /**
+   * `FileField`, or in strict mode the narrowed variant DatoCMS names
+   * `[Image][Alt][Title]FileField` (`ImageFileField`, `AltFileField`,
+   * `ImageAltTitleFileField` …), made once per schema.
+   */
+  guaranteed: (guarantees: FileGuarantees) => GraphQLObjectType;
 }>;
 
 /** `FileFieldInterface` and `FileField`, whose locale arguments name the schema's locales. */
@@ -196,5 +242,20 @@ export function fileTypes(siteLocale: GraphQLEnumType): FileTypes {
     interfaces: [FileFieldInterface],
     fields,
   });
-  return { FileFieldInterface, FileField };
+  const variants = new Map<string, GraphQLObjectType>();
+  const guaranteed = (guarantees: FileGuarantees) => {
+    const name = `${guarantees.image ? 'Image' : ''}${guarantees.alt ? 'Alt' : ''}${guarantees.title ? 'Title' : ''}FileField`;
+    if (name === 'FileField') return FileField;
+    let variant = variants.get(name);
+    if (!variant) {
+      variant = new GraphQLObjectType<FileValue, DeliveryContext>({
+        name,
+        interfaces: [FileFieldInterface],
+        fields: () => guaranteedFields(fields(), guarantees),
+      });
+      variants.set(name, variant);
+    }
+    return variant;
+  };
+  return { FileFieldInterface, FileField, guaranteed };
 }

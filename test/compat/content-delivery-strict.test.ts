@@ -1,0 +1,250 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { before, test } from 'node:test';
+import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
+import {
+  buildClientSchema,
+  type GraphQLField,
+  type GraphQLSchema,
+  getIntrospectionQuery,
+  isObjectType,
+} from 'graphql';
+import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { buildField, itemTypeRef } from '../support/factories.ts';
+import { localFile, solidImage } from '../support/images.ts';
+import { useTestServer } from '../support/server.ts';
+
+// Strict mode (`X-Exclude-Invalid: true`) through @datocms/cda-client: invalid records are
+// left out, and the schema's types promise what valid records hold (DatoCMS's strict
+// schemas: required fields non-null, `ImageFileField` and its alt/title variants).
+
+const server = useTestServer();
+const client = server.client();
+
+let endpoint: string;
+let token: string;
+const ids: Record<string, string> = {};
+
+function query<T>(document: string, excludeInvalid: boolean) {
+  return executeQuery<T>(document, {
+    token,
+    graphqlEndpointUrl: endpoint,
+    excludeInvalid,
+    autoRetry: false,
+  });
+}
+
+async function introspected(excludeInvalid: boolean): Promise<GraphQLSchema> {
+  const [data] = await rawExecuteQuery<never>(getIntrospectionQuery(), {
+    token,
+    graphqlEndpointUrl: endpoint,
+    excludeInvalid,
+    autoRetry: false,
+  });
+  return buildClientSchema(data);
+}
+
+/** A field's type as SDL spells it (`String!`, `[ImageFileField!]!`). */
+function typeOf(schema: GraphQLSchema, typeName: string, fieldName: string): string {
+  const type = schema.getType(typeName);
+  assert.ok(isObjectType(type), `${typeName} is an object type`);
+  const field: GraphQLField<unknown, unknown> | undefined = type.getFields()[fieldName];
+  assert.ok(field, `${typeName}.${fieldName} exists`);
+  return String(field.type);
+}
+
+before(async () => {
+  await server.ready();
+  endpoint = `${server.baseUrl}/graphql`;
+  const admin = await server.db
+    .selectFrom('access_tokens')
+    .select('role_id')
+    .where('hardcoded_type', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  ({ token } = await insertAccessToken(server.db, {
+    name: `Delivery ${randomUUID()}`,
+    roleId: admin.role_id,
+    canAccessCda: true,
+    canAccessCdaPreview: false,
+    canAccessCma: false,
+  }));
+  await client.site.update({ locales: ['en', 'it'] });
+  const image = await client.uploads.createFromLocalFile({
+    localPath: localFile('strict-red.png', await solidImage(300, 100, { r: 200, g: 20, b: 20 })),
+    default_field_metadata: {
+      alt: { en: 'A red band', it: 'Una banda rossa' },
+      title: { en: null, it: null },
+      custom_data: {},
+      focal_point: null,
+    },
+  });
+  const author = await client.itemTypes.create(
+    { name: 'Author', api_key: 'author' },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, { itemTypeId: author.id, api_key: 'name', field_type: 'string' });
+  const article = await client.itemTypes.create(
+    { name: 'Article', api_key: 'article' },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'title',
+    field_type: 'string',
+    localized: true,
+    validators: { required: {} },
+  });
+  await buildField(client, { itemTypeId: article.id, api_key: 'summary', field_type: 'text' });
+  await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'writer',
+    field_type: 'link',
+    validators: { required: {}, item_item_type: { item_types: [author.id] } },
+  });
+  await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'cover',
+    field_type: 'file',
+    validators: {
+      required: {},
+      extension: { predefined_list: 'transformable_image' },
+      required_alt_title: { alt: true, title: false },
+    },
+  });
+  await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'photos',
+    field_type: 'gallery',
+    validators: { extension: { predefined_list: 'transformable_image' } },
+  });
+  await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'attachment',
+    field_type: 'file',
+    validators: { required_alt_title: { alt: false, title: true } },
+  });
+  const rating = await buildField(client, {
+    itemTypeId: article.id,
+    api_key: 'rating',
+    field_type: 'integer',
+  });
+  const ada = await client.items.create({ item_type: itemTypeRef(author.id), name: 'Ada' });
+  await client.items.publish(ada.id);
+  const values = (title: string, extra: Record<string, unknown>) => ({
+    item_type: itemTypeRef(article.id),
+    title: { en: title, it: `${title} (it)` },
+    writer: ada.id,
+    cover: { upload_id: image.id },
+    photos: [{ upload_id: image.id }],
+    ...extra,
+  });
+  const rated = await client.items.create(values('Rated', { rating: 5 }));
+  const unrated = await client.items.create(values('Unrated', {}));
+  ids.rated = rated.id;
+  ids.unrated = unrated.id;
+  for (const id of [rated.id, unrated.id]) await client.items.publish(id);
+  // A validator added after publication makes the unrated article's published version invalid.
+  await client.fields.update(rating.id, { validators: { required: {} } });
+});
+
+test('strict mode leaves invalid records out of collections, counts and single reads', async () => {
+  const document = `{
+    allArticles(orderBy: id_ASC) { id _isValid }
+    _allArticlesMeta { count }
+    article(filter: { id: { eq: "${ids.unrated}" } }) { id }
+  }`;
+  type Result = {
+    allArticles: { id: string; _isValid: boolean }[];
+    _allArticlesMeta: { count: number };
+    article: { id: string } | null;
+  };
+  const lax = await query<Result>(document, false);
+  assert.deepEqual(
+    new Set(lax.allArticles.map((record) => `${record.id}:${record._isValid}`)),
+    new Set([`${ids.rated}:true`, `${ids.unrated}:false`]),
+  );
+  assert.equal(lax._allArticlesMeta.count, 2);
+  assert.deepEqual(lax.article, { id: ids.unrated });
+  const strict = await query<Result>(document, true);
+  assert.deepEqual(strict.allArticles, [{ id: ids.rated, _isValid: true }]);
+  assert.equal(strict._allArticlesMeta.count, 1);
+  assert.equal(strict.article, null);
+});
+
+test('strict mode types required fields non-null, as DatoCMS strict schemas do', async () => {
+  const strict = await introspected(true);
+  assert.equal(typeOf(strict, 'ArticleRecord', 'title'), 'String!');
+  assert.equal(typeOf(strict, 'ArticleRecord', 'rating'), 'IntType!');
+  assert.equal(typeOf(strict, 'ArticleRecord', 'writer'), 'AuthorRecord!');
+  assert.equal(typeOf(strict, 'ArticleRecord', 'summary'), 'String');
+  assert.equal(
+    typeOf(strict, 'ArticleRecord', '_allTitleLocales'),
+    '[StringNonNullMultiLocaleField!]',
+  );
+  assert.equal(typeOf(strict, 'StringNonNullMultiLocaleField', 'value'), 'String!');
+  const lax = await introspected(false);
+  assert.equal(typeOf(lax, 'ArticleRecord', 'title'), 'String');
+  assert.equal(typeOf(lax, 'ArticleRecord', 'rating'), 'IntType');
+  assert.equal(typeOf(lax, 'ArticleRecord', 'writer'), 'AuthorRecord');
+  assert.equal(typeOf(lax, 'ArticleRecord', '_allTitleLocales'), '[StringMultiLocaleField!]');
+});
+
+test('strict mode types image and alt/title-required file fields by what they guarantee', async () => {
+  const strict = await introspected(true);
+  assert.equal(typeOf(strict, 'ArticleRecord', 'cover'), 'ImageAltFileField!');
+  assert.equal(typeOf(strict, 'ArticleRecord', 'photos'), '[ImageFileField!]!');
+  assert.equal(typeOf(strict, 'ArticleRecord', 'attachment'), 'TitleFileField');
+  for (const name of ['width', 'height']) {
+    assert.equal(typeOf(strict, 'ImageFileField', name), 'IntType!');
+  }
+  assert.equal(typeOf(strict, 'ImageFileField', 'responsiveImage'), 'ResponsiveImage!');
+  assert.equal(typeOf(strict, 'ImageFileField', 'focalPoint'), 'focalPoint!');
+  assert.equal(typeOf(strict, 'ImageFileField', 'alt'), 'String');
+  assert.equal(typeOf(strict, 'ImageAltFileField', 'alt'), 'String!');
+  assert.equal(typeOf(strict, 'ImageAltFileField', 'title'), 'String');
+  assert.equal(typeOf(strict, 'TitleFileField', 'title'), 'String!');
+  assert.equal(typeOf(strict, 'TitleFileField', 'width'), 'IntType');
+  const lax = await introspected(false);
+  assert.equal(typeOf(lax, 'ArticleRecord', 'cover'), 'FileField');
+  assert.equal(lax.getType('ImageFileField'), undefined);
+});
+
+test('a strict read serves the narrowed values: sizes, alt, a centred focal point', async () => {
+  const data = await query<{
+    allArticles: {
+      title: string;
+      writer: { name: string };
+      cover: {
+        __typename: string;
+        width: number;
+        height: number;
+        alt: string;
+        focalPoint: { x: number; y: number };
+        responsiveImage: { width: number; height: number; alt: string };
+      };
+      photos: { __typename: string; width: number }[];
+    }[];
+  }>(
+    `{ allArticles(locale: it) {
+        title writer { name }
+        cover { __typename width height alt focalPoint { x y } responsiveImage { width height alt } }
+        photos { __typename width }
+    } }`,
+    true,
+  );
+  assert.deepEqual(data.allArticles, [
+    {
+      title: 'Rated (it)',
+      writer: { name: 'Ada' },
+      cover: {
+        __typename: 'ImageAltFileField',
+        width: 300,
+        height: 100,
+        alt: 'Una banda rossa',
+        focalPoint: { x: 0.5, y: 0.5 },
+        responsiveImage: { width: 300, height: 100, alt: 'Una banda rossa' },
+      },
+      photos: [{ __typename: 'ImageFileField', width: 300 }],
+    },
+  ]);
+});
