@@ -1,35 +1,22 @@
 import DataLoader from 'dataloader';
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { DeliveryContext } from './context.ts';
+import { type LinkRead, linkedIds } from './link-reads.ts';
 import { orderRules } from './order.ts';
 import { type RecordsQuery, recordsWhere } from './records-query.ts';
 import { type DeliveryRow, META_COLUMNS, versionColumns } from './rows.ts';
 
 /**
- * Where links count (paths into the values: `[field id]`, or `[field id, locale]` of a
- * localized field), and the page and order asked for.
+ * Where links count (linkedIds' reads: a field of the record, or one inside its blocks,
+ * per locale of a localized field), and the page and order asked for.
  */
 export type InverseQuery = RecordsQuery &
   Readonly<{
-    paths: readonly (readonly string[])[];
+    reads: readonly LinkRead[];
     orderBy: readonly string[];
     first: number;
     skip: number;
   }>;
-
-/**
- * The record ids a version's link fields hold at the paths, whatever the shape (a link's
- * id, a links list, either per locale): every string inside the values there.
- */
-function referencedIds(drafts: boolean, paths: InverseQuery['paths']): RawBuilder<unknown> {
-  const column = sql.ref(drafts ? 'item_values' : 'published_values');
-  const parts = paths.map(
-    (path) =>
-      // A path the value lacks reads as no link, not as a null that would void the others.
-      sql`coalesce(jsonb_path_query_array(${column} #> ${[...path]}::text[], '$.** ? (@.type() == "string")'), '[]'::jsonb)`,
-  );
-  return sql`(${sql.join(parts, sql` || `)})`;
-}
 
 /**
  * The records linking to each target, a page per target in one statement: a window
@@ -41,7 +28,7 @@ async function referencingPages(
   targets: readonly string[],
 ): Promise<Map<string, DeliveryRow[]>> {
   const { where } = await recordsWhere(context, query);
-  const refs = referencedIds(context.drafts, query.paths);
+  const refs = linkedIds(context.scope.db, context.drafts, query.reads);
   const rules = orderRules(query.orderBy, query.fields, context.drafts, query.locale);
   context.budget.spendStatement();
   const rows = await context.scope.db
@@ -93,7 +80,7 @@ async function referencingCounts(
   targets: readonly string[],
 ): Promise<Map<string, number>> {
   const { where } = await recordsWhere(context, query);
-  const refs = referencedIds(context.drafts, query.paths);
+  const refs = linkedIds(context.scope.db, context.drafts, query.reads);
   context.budget.spendStatement();
   const rows = await context.scope.db
     .selectFrom('items')

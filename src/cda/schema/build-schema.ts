@@ -166,7 +166,8 @@ export function buildDeliverySchema(
     seoField,
     recordInterface: RecordInterface,
     multiLocaleType: multiLocaleTypes(siteLocale),
-    inverseFields: (model) => inverseFields(model, referencing, localeArgs(siteLocale)),
+    inverseFields: (model) =>
+      inverseFields(model, referencing, blockModels, localeArgs(siteLocale)),
     seoMetaTags: (model, fields) =>
       seoMetaTagsField(siteLocale, model.title_field_id, fields, site),
   };

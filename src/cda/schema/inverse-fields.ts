@@ -14,12 +14,15 @@ import type { FilterField } from '../../domain/items/model-fields.ts';
 import { pageBounds } from '../limits/page-bounds.ts';
 import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import { inverseLoader } from '../resolvers/inverse-query.ts';
+import type { LinkRead } from '../resolvers/link-reads.ts';
+import type { BlockModels } from './deep-filter-inputs.ts';
 import {
   linkCounts,
   linkingLocalesFilter,
   NON_LOCALIZED,
 } from './filters/linking-locales-filter.ts';
-import { camelName, pascalName, pluralPascalName } from './names.ts';
+import { type LinkRoute, linkRoutes } from './inverse-routes.ts';
+import { pascalName, pluralPascalName } from './names.ts';
 import { IntType } from './scalars.ts';
 import { CollectionMetadata } from './shared-types.ts';
 
@@ -31,21 +34,6 @@ export type ReferencingModel = Readonly<{
   filter: GraphQLInputObjectType;
   orderBy: GraphQLType;
 }>;
-
-const LINK_VALIDATORS: Readonly<Record<string, string>> = {
-  link: 'item_item_type',
-  links: 'items_item_type',
-};
-
-/** The link and links fields of `fields` that may point at `target`. */
-function fieldsLinkingTo(fields: readonly FilterField[], target: string): FilterField[] {
-  return fields.filter((field) => {
-    const validator = LINK_VALIDATORS[field.field_type];
-    const ids = (field.validators[validator ?? ''] as { item_types?: unknown } | undefined)
-      ?.item_types;
-    return Array.isArray(ids) && ids.includes(target);
-  });
-}
 
 type InverseArgs = {
   locale?: string | null;
@@ -61,19 +49,21 @@ type InverseArgs = {
 };
 
 /**
- * Where the chosen fields' links are read: a non-localized field's whole value, a
- * localized one's value in each locale `through.locales` lets count.
+ * Where the chosen routes' links are read: a route from a non-localized field in its whole
+ * value, one from a localized field in each locale `through.locales` lets count.
  */
-function linkPaths(
-  fields: readonly FilterField[],
+function linkReads(
+  routes: readonly LinkRoute[],
   locales: NonNullable<InverseArgs['through']>['locales'],
   siteLocales: readonly string[],
-): string[][] {
-  return fields.flatMap((field) =>
+): LinkRead[] {
+  return routes.flatMap(({ field, steps }) =>
     field.localized
-      ? siteLocales.filter((locale) => linkCounts(locales, locale)).map((l) => [field.id, l])
+      ? siteLocales
+          .filter((locale) => linkCounts(locales, locale))
+          .map((locale) => ({ path: [field.id, locale], steps }))
       : linkCounts(locales, NON_LOCALIZED)
-        ? [[field.id]]
+        ? [{ path: [field.id], steps }]
         : [],
   );
 }
@@ -81,27 +71,27 @@ function linkPaths(
 /**
  * `_allReferencing<Ms>` and `_allReferencing<Ms>Meta` on a model with
  * `inverse_relationships_enabled`, one pair per model whose link or links fields may
- * point at it; `through: {fields: {anyIn, notIn}}` narrows the fields that count,
- * `through: {locales: {anyIn, notIn}}` the locales.
- * Each list and count is loaded for every record of a level in one statement.
+ * point at it, its own or inside its blocks at any depth (inverse-routes.ts);
+ * `through: {fields: {anyIn, notIn}}` narrows the routes that count
+ * (`blogPost_author`, `docPage_main__chapter_author`), `through: {locales: {anyIn, notIn}}`
+ * the locales. Each list and count is loaded for every record of a level in one statement.
  */
 export function inverseFields(
   target: ItemTypeRow,
   referencing: readonly ReferencingModel[],
+  blocks: BlockModels,
   localeArgs: Readonly<{ locale: GraphQLArgumentConfig; fallbackLocales: GraphQLArgumentConfig }>,
 ): GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> {
   const config: GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> = {};
   if (!target.inverse_relationships_enabled) return config;
   for (const source of referencing) {
-    const linking = fieldsLinkingTo(source.fields, target.id);
+    const linking = linkRoutes(source.model.api_key, source.fields, target.id, blocks);
     if (linking.length === 0) continue;
     const m = pascalName(source.model.api_key);
     const t = pascalName(target.api_key);
-    const enumValueOf = (field: FilterField) =>
-      `${camelName(source.model.api_key)}_${camelName(field.api_key)}`;
     const fieldEnum = new GraphQLEnumType({
       name: `${m}ModelFieldsReferencing${t}Model`,
-      values: Object.fromEntries(linking.map((field) => [enumValueOf(field), { value: field.id }])),
+      values: Object.fromEntries(linking.map((route) => [route.name, { value: route.name }])),
     });
     const through = new InputObject({
       name: `InverseRelationshipFilterBetween${m}And${t}`,
@@ -120,14 +110,16 @@ export function inverseFields(
     });
     const queryOf = (args: InverseArgs, context: DeliveryContext, page = { first: 0, skip: 0 }) => {
       const chosen = linking
-        .filter(({ id }) => !args.through?.fields?.anyIn || args.through.fields.anyIn.includes(id))
-        .filter(({ id }) => !args.through?.fields?.notIn?.includes(id));
+        .filter(
+          ({ name }) => !args.through?.fields?.anyIn || args.through.fields.anyIn.includes(name),
+        )
+        .filter(({ name }) => !args.through?.fields?.notIn?.includes(name));
       return {
         model: source.model,
         fields: source.fields,
         filter: args.filter,
         locale: args.locale ?? context.locales[0] ?? '',
-        paths: linkPaths(chosen, args.through?.locales, context.locales),
+        reads: linkReads(chosen, args.through?.locales, context.locales),
         orderBy: args.orderBy?.filter((rule): rule is string => rule !== null) ?? [
           '_updatedAt_DESC',
         ],
@@ -151,7 +143,7 @@ export function inverseFields(
       resolve: async (record, args: InverseArgs, context) => {
         const page = pageBounds(args.first, args.skip);
         const query = queryOf(args, context, page);
-        if (page.first === 0 || query.paths.length === 0) return [];
+        if (page.first === 0 || query.reads.length === 0) return [];
         const rows = await inverseLoader(context, 'page', key(args), query).load(record.row.id);
         const locale = args.locale ?? record.locale;
         const fallbackLocales = args.fallbackLocales ?? record.fallbackLocales;
@@ -168,7 +160,7 @@ export function inverseFields(
       extensions: { cost: 'meta' },
       resolve: async (record, args: InverseArgs, context) => {
         const query = queryOf(args, context);
-        if (query.paths.length === 0) return { count: 0 };
+        if (query.reads.length === 0) return { count: 0 };
         return {
           count: await inverseLoader(context, 'count', key(args), query).load(record.row.id),
         };
