@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
-import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
+import { ApiError, executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
 import { rejectsWithMessage } from '../support/api-errors.ts';
 import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
@@ -114,8 +114,22 @@ before(async () => {
     validators: { rich_text_blocks: { item_types: [hero.id, quote.id] } },
   });
   await buildField(client, { itemTypeId: page.id, api_key: 'cover', field_type: 'file' });
+  await buildField(client, {
+    itemTypeId: page.id,
+    api_key: 'story',
+    field_type: 'structured_text',
+    deep_filtering_enabled: true,
+    validators: {
+      structured_text_blocks: { item_types: [hero.id, quote.id] },
+      structured_text_links: { item_types: [] },
+    },
+  });
   const block = (model: string, attributes: Record<string, unknown>) =>
     blockInRequest({ itemTypeId: model, attributes });
+  const blockNode = (model: string, attributes: Record<string, unknown>) => ({
+    type: 'block',
+    item: block(model, attributes),
+  });
   const pages: [string, Record<string, unknown>][] = [
     [
       'full',
@@ -124,6 +138,7 @@ before(async () => {
         body: dast(paragraph('Hello ', 'world')),
         sections: [block(hero.id, { heading: 'Top' }), block(quote.id, { text: 'Said' })],
         cover: { upload_id: red.id },
+        story: dast(paragraph('Once'), blockNode(hero.id, { heading: 'Story hero' })),
       },
     ],
     [
@@ -132,6 +147,7 @@ before(async () => {
         title: { en: 'Empty', it: 'Vuoto' },
         body: dast(paragraph('')),
         sections: [block(quote.id, { text: 'Only a quote' })],
+        story: dast(paragraph('Quiet')),
       },
     ],
     ['noBody', { title: { en: 'None' }, body: null, sections: [] }],
@@ -141,6 +157,7 @@ before(async () => {
         title: { de: 'Nur' },
         body: dast({ type: 'heading', level: 2, children: [{ type: 'span', value: 'Title' }] }),
         sections: [block(hero.id, { heading: 'Alone' })],
+        story: dast(blockNode(quote.id, { text: 'Story said' })),
       },
     ],
   ];
@@ -330,4 +347,54 @@ test('inverse relationships: through.locales names the locales whose links count
   assert.deepEqual(list('plain'), new Set([made.edited]));
   assert.deepEqual(list('localizedWriter'), new Set([made.writtenInEn]));
   assert.deepEqual(result.person.itCount, { count: 1 });
+});
+
+test('deep filtering a structured text field: its text under value, its blocks under blocks', async () => {
+  const document = `{
+    heroes: allPages(filter: {story: {blocks: {any: {hero: {heading: {eq: "Story hero"}}}}}}) { id }
+    withQuote: allPages(filter: {story: {blocks: {containsAny: {quote: true}}}}) { id }
+    withBlocks: allPages(filter: {story: {blocks: {exists: true}}}) { id }
+    noBlocks: allPages(filter: {story: {blocks: {exists: false}}}) { id }
+    textAndHero: allPages(filter: {story: {value: {matches: {pattern: "once"}}, blocks: {containsAny: {hero: true}}}}) { id }
+    quiet: allPages(filter: {story: {value: {matches: {pattern: "quiet"}}}}) { id }
+    blocksButNoHero: allPages(filter: {story: {blocks: {exists: true, containsAny: {hero: false}}}}) { id }
+  }`;
+  for (const drafts of [false, true]) {
+    const result = await query(document, drafts);
+    assert.deepEqual(idsOf(result.heroes), new Set([ids.full]), `drafts: ${drafts}`);
+    assert.deepEqual(idsOf(result.withQuote), new Set([ids.blockOnly]));
+    assert.deepEqual(idsOf(result.withBlocks), new Set([ids.full, ids.blockOnly]));
+    assert.deepEqual(idsOf(result.noBlocks), new Set([ids.emptyParagraph, ids.noBody]));
+    assert.deepEqual(idsOf(result.textAndHero), new Set([ids.full]));
+    assert.deepEqual(idsOf(result.quiet), new Set([ids.emptyParagraph]));
+    assert.deepEqual(idsOf(result.blocksButNoHero), new Set([ids.blockOnly]));
+  }
+  // Without deep filtering a structured text field keeps its own operators at the top.
+  await assert.rejects(
+    query('{ allPages(filter: {body: {blocks: {exists: true}}}) { id } }'),
+    (error: unknown) =>
+      error instanceof ApiError && /blocks/.test(JSON.stringify(error.response.body)),
+  );
+});
+
+test('a deep filter costs 1,000,000 per block model it names, its operators 250 each', async () => {
+  const complexity = async (filter: string) => {
+    const [, response] = await rawExecuteQuery(
+      `{ allPages(first: 1, filter: ${filter}) { id } }`,
+      options(false),
+    );
+    return Number(response.headers.get('x-complexity'));
+  };
+  // 100 for the collection + first (1) × 1 field, plus the filter.
+  assert.equal(
+    await complexity('{sections: {any: {hero: {heading: {eq: "x"}}, quote: {text: {eq: "y"}}}}}'),
+    101 + 2 * (1_000_000 + 250),
+  );
+  assert.equal(
+    await complexity(
+      '{story: {value: {matches: {pattern: "a"}}, blocks: {any: {hero: {heading: {eq: "x"}}}, containsAny: {quote: true, hero: false}}}}',
+    ),
+    101 + 250 + (1_000_000 + 250) + 2 * 1_000_000,
+  );
+  assert.equal(await complexity('{title: {eq: "x"}, sections: {exists: true}}'), 101 + 2 * 250);
 });

@@ -33,25 +33,50 @@ export type CostKind =
 
 const FILTER_OPERATOR_COST = 250;
 const ORDER_COST = 250;
+/** Each block model a deep filter names, in `any` or `containsAny` (DatoCMS's figure). */
+const DEEP_BLOCK_COST = 1_000_000;
 
-/** Operators a filter names, AND/OR lists included. */
-function operatorCount(filter: unknown): number {
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What a filter costs: its fields' operators, AND/OR lists included. */
+function filterCost(filter: unknown): number {
   if (Array.isArray(filter))
-    return filter.reduce((sum: number, element) => sum + operatorCount(element), 0);
-  if (typeof filter !== 'object' || filter === null) return 0;
-  let count = 0;
+    return filter.reduce((sum: number, element) => sum + filterCost(element), 0);
+  if (!isObject(filter)) return 0;
+  let cost = 0;
   for (const [name, value] of Object.entries(filter)) {
-    if (name === 'AND' || name === 'OR') count += operatorCount(value);
-    else if (typeof value === 'object' && value !== null) count += Object.keys(value).length;
+    if (name === 'AND' || name === 'OR') cost += filterCost(value);
+    else if (isObject(value)) cost += operatorsCost(value);
   }
-  return count;
+  return cost;
+}
+
+/**
+ * One field's operators: 250 each; a deep filter's `any` costs 1,000,000 per block model
+ * it names plus that block's operators, `containsAny` 1,000,000 per block model; a
+ * structured text's `value` and `blocks` are costed by what they hold.
+ */
+function operatorsCost(operators: Record<string, unknown>): number {
+  let cost = 0;
+  for (const [operator, argument] of Object.entries(operators)) {
+    const named = isObject(argument) ? Object.values(argument) : [];
+    if (operator === 'any')
+      cost += named.reduce((sum: number, block) => sum + DEEP_BLOCK_COST + filterCost(block), 0);
+    else if (operator === 'containsAny') cost += DEEP_BLOCK_COST * named.length;
+    else if ((operator === 'value' || operator === 'blocks') && isObject(argument))
+      cost += operatorsCost(argument);
+    else cost += FILTER_OPERATOR_COST;
+  }
+  return cost;
 }
 
 export class QueryTooComplex extends Error {}
 
 /**
  * DatoCMS's complexity of an operation, computed from the document and its variables
- * before anything runs: 1 per field, collections 100 + filters + sorts + `first` × what
+ * before anything runs: 1 per field, collections 100 + filters (250 per operator,
+ * 1,000,000 per block model a deep filter names) + sorts + `first` × what
  * each record selects, single records 50, singletons 25, `_site` 10, counts 1,000, a link
  * 10 + its selection, a links list 5 × its selection, `_all<Field>Locales` the site's
  * locales × its selection; on a union, the dearest member.
@@ -138,7 +163,7 @@ function costOf(
   if (kind === 'singleton') return 25 + inner;
   if (kind === 'site') return 10 + inner;
   const args = getArgumentValues(definition, node, variables);
-  const filters = FILTER_OPERATOR_COST * operatorCount(args.filter);
+  const filters = filterCost(args.filter);
   // Only an order the query gives costs: the default one is free (DatoCMS's worked example).
   const ordered = node.arguments?.some((argument) => argument.name.value === 'orderBy');
   const sorts = ordered && Array.isArray(args.orderBy) ? ORDER_COST * args.orderBy.length : 0;

@@ -49,7 +49,8 @@ function fieldOperators(given: Record<string, unknown>): Record<string, unknown>
 
 /** Fields whose filter is a deep filter (deep-filter-inputs.ts). */
 const isDeepFiltered = (field: FilterField) =>
-  field.deep_filtering_enabled && ['rich_text', 'single_block'].includes(field.field_type);
+  field.deep_filtering_enabled &&
+  ['rich_text', 'single_block', 'structured_text'].includes(field.field_type);
 
 /**
  * A deep filter (`{ any: { <blockCamel>: <block conditions> }, containsAny: { <blockCamel>:
@@ -84,6 +85,29 @@ function deepFilter(
   return translated;
 }
 
+/**
+ * A structured text's deep filter (`{ value: <its own operators>, blocks: { any, containsAny,
+ * exists } }`) as the engine reads it: the text operators and `any` / `contains_any` side by
+ * side. The engine's `exists` on structured text asks for a value, so `blocks.exists` is
+ * read as holding a block of any accepted model (`contains_any` of them all, true or
+ * false), ANDed with a `containsAny` given too.
+ */
+function structuredTextDeepFilter(
+  given: Record<string, unknown>,
+  field: FilterField,
+  blocks: BlockModels,
+): Record<string, unknown>[] {
+  const text = isObject(given.value) ? fieldOperators(given.value) : {};
+  const held = isObject(given.blocks) ? given.blocks : {};
+  const { exists, ...others } = held;
+  const parts = [{ ...text, ...deepFilter(others, field, blocks) }];
+  if (exists !== undefined && exists !== null) {
+    const all = acceptedBlockModels(field, blocks).map((block) => [block.api_key, exists]);
+    parts.push({ contains_any: Object.fromEntries(all) });
+  }
+  return parts.filter((part) => Object.keys(part).length > 0);
+}
+
 export function toEngineFilter(
   filter: Record<string, unknown>,
   fields: readonly FilterField[],
@@ -91,6 +115,7 @@ export function toEngineFilter(
 ): Record<string, unknown> {
   const byCamel = new Map(fields.map((field) => [camelName(field.api_key), field]));
   const translated: Record<string, unknown> = {};
+  const extra: Record<string, unknown>[] = [];
   for (const [name, given] of Object.entries(filter)) {
     if (given === undefined || given === null) continue;
     if (name === 'AND' || name === 'OR') {
@@ -111,9 +136,21 @@ export function toEngineFilter(
     const field = byCamel.get(name);
     // The schema only lets through names it generated: a missing one is a schema bug.
     if (!field) throw new Error(`filter names "${name}", which the schema does not map`);
+    if (isDeepFiltered(field) && field.field_type === 'structured_text') {
+      const [first, ...more] = structuredTextDeepFilter(
+        given as Record<string, unknown>,
+        field,
+        blocks,
+      );
+      if (first) translated[field.api_key] = first;
+      // A second condition on the same field joins the others through AND.
+      for (const part of more) extra.push({ [field.api_key]: part });
+      continue;
+    }
     translated[field.api_key] = isDeepFiltered(field)
       ? deepFilter(given as Record<string, unknown>, field, blocks)
       : fieldOperators(given as Record<string, unknown>);
   }
+  if (extra.length > 0) translated.AND = [...((translated.AND as unknown[]) ?? []), ...extra];
   return translated;
 }

@@ -16,16 +16,20 @@ export type BlockModel = Readonly<{ api_key: string; fields: readonly FilterFiel
 /** Block models by id. */
 export type BlockModels = ReadonlyMap<string, BlockModel>;
 
-const DEEP_FILTERED = new Set(['rich_text', 'single_block']);
+/** The validators naming the block models a field's value may hold, by field type. */
+const BLOCK_VALIDATORS: Readonly<Record<string, readonly string[]>> = {
+  rich_text: ['rich_text_blocks'],
+  single_block: ['single_block_blocks'],
+  structured_text: ['structured_text_blocks', 'structured_text_inline_blocks'],
+};
 
-const blockValidator = (field: FilterField) =>
-  field.field_type === 'rich_text' ? 'rich_text_blocks' : 'single_block_blocks';
-
-/** The block models a modular content or single block field accepts. */
+/** The block models a modular content, single block or structured text field accepts. */
 export function acceptedBlockModels(field: FilterField, blocks: BlockModels) {
-  const ids = (field.validators[blockValidator(field)] as { item_types?: unknown } | undefined)
-    ?.item_types;
-  return (Array.isArray(ids) ? ids : []).flatMap((id) => {
+  const ids = (BLOCK_VALIDATORS[field.field_type] ?? []).flatMap((name) => {
+    const listed = (field.validators[name] as { item_types?: unknown } | undefined)?.item_types;
+    return Array.isArray(listed) ? listed : [];
+  });
+  return [...new Set(ids)].flatMap((id) => {
     const block = typeof id === 'string' ? blocks.get(id) : undefined;
     return block ? [block] : [];
   });
@@ -35,7 +39,9 @@ export function acceptedBlockModels(field: FilterField, blocks: BlockModels) {
  * Deep filter inputs of one schema build: `<Block>BlockFilter` (a block's `id` and its
  * fields' filters, AND / OR) once per block model, and per field with
  * `deep_filtering_enabled` `<Model>Model<Field>DeepFilter { any: <Model>Model<Field>AnyBlockFilter }`
- * whose keys are the accepted block models. DatoCMS's docs name no input type here.
+ * whose keys are the accepted block models; a structured text field's is
+ * `{ value: StructuredTextFilter, blocks: <Model>Model<Field>BlocksFilter { any containsAny
+ * exists } }` (its text and its blocks apart). DatoCMS's docs name no input type here.
  */
 export function deepFilterInputs(blockModels: readonly ItemTypeRow[], blocks: BlockModels) {
   const byBlock = new Map<string, GraphQLInputObjectType>();
@@ -61,7 +67,7 @@ export function deepFilterInputs(blockModels: readonly ItemTypeRow[], blocks: Bl
   };
   const knownBlocks = new Set(blockModels.map((model) => model.api_key));
   return (field: FilterField, ownerApiKey: string): GraphQLInputType | undefined => {
-    if (!DEEP_FILTERED.has(field.field_type) || !field.deep_filtering_enabled) return undefined;
+    if (!BLOCK_VALIDATORS[field.field_type] || !field.deep_filtering_enabled) return undefined;
     const accepted = acceptedBlockModels(field, blocks).filter((block) =>
       knownBlocks.has(block.api_key),
     );
@@ -82,12 +88,23 @@ export function deepFilterInputs(blockModels: readonly ItemTypeRow[], blocks: Bl
         accepted.map((block) => [camelName(block.api_key), { type: BooleanType }]),
       ),
     });
+    const blockOperators = {
+      any: { type: any },
+      containsAny: { type: containsAny },
+      exists: { type: BooleanType },
+    };
+    if (field.field_type !== 'structured_text')
+      return new GraphQLInputObjectType({ name: `${prefix}DeepFilter`, fields: blockOperators });
     return new GraphQLInputObjectType({
       name: `${prefix}DeepFilter`,
       fields: {
-        any: { type: any },
-        containsAny: { type: containsAny },
-        exists: { type: BooleanType },
+        value: { type: FILTERS.structured_text },
+        blocks: {
+          type: new GraphQLInputObjectType({
+            name: `${prefix}BlocksFilter`,
+            fields: blockOperators,
+          }),
+        },
       },
     });
   };

@@ -63,7 +63,8 @@ export function modelFilter(
         ...(model.sortable || model.tree ? { position: { type: META_FILTERS.position } } : {}),
       };
       for (const field of [...fields].sort(byApiKey)) {
-        const input = FILTERS[field.field_type as keyof typeof FILTERS] ?? deepFilter(field);
+        // A deep-filtered field's filter reaches into its blocks (structured text's keeps its own operators under `value`).
+        const input = deepFilter(field) ?? FILTERS[field.field_type as keyof typeof FILTERS];
         if (input && servedFields.has(field.id)) config[camelName(field.api_key)] = { type: input };
       }
       config.OR = { type: new GraphQLList(filter) };
