@@ -10,9 +10,11 @@
 //     p50 and ops/s side by side;
 //   - on PostgreSQL, the SQL statements per query against its depth (1..4 levels of
 //     linked records) and `first`, counted by a proxy in front of the database
-//     (bench/statement-counter.ts).
+//     (bench/statement-counter.ts);
+//   - with `--scale <seconds>` (PostgreSQL), 16 concurrent clients on the list page against
+//     one API process, then two (bench/cda-scale.ts): queries/s and CPU per query.
 // Usage: npx tsx bench/cda.ts [--engine embedded|postgres] [--posts 1000] [--samples 200]
-//          [--servers fieldhouse,directus]
+//          [--servers fieldhouse,directus] [--scale 20]
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +33,7 @@ import {
   directusDepthQuery,
   directusQuery,
 } from './cda-directus.ts';
+import { CLIENTS, type ScaleRun, scaleOut } from './cda-scale.ts';
 import { installDirectus, startDirectus } from './directus-server.ts';
 import { startFieldhouse } from './fieldhouse-schema-api.ts';
 import { type StatementCounter, startStatementCounter } from './statement-counter.ts';
@@ -42,8 +45,10 @@ const { values } = parseArgs({
     posts: { type: 'string', default: '1000' },
     samples: { type: 'string', default: '200' },
     servers: { type: 'string', default: 'fieldhouse,directus' },
+    scale: { type: 'string', default: '0' },
   },
 });
+const SCALE_SECONDS = Number(values.scale);
 const POSTS = Number(values.posts);
 const SAMPLES = Number(values.samples);
 const ADMIN = 'bench-admin-token-cda-000001';
@@ -301,7 +306,11 @@ function schemaBuild() {
 /** Fieldhouse's side: the blog, its pages, the schema change, the statements by depth. */
 async function fieldhouseSide(engine: 'embedded' | 'postgres') {
   const database = await benchDatabase(engine);
-  const counter = database.engine === 'postgres' ? await startStatementCounter(database.url) : null;
+  // The scale-out run measures throughput: no proxy in the way of either process.
+  const counter =
+    database.engine === 'postgres' && SCALE_SECONDS === 0
+      ? await startStatementCounter(database.url)
+      : null;
   const fieldhouse = await startFieldhouse(
     counter && database.engine === 'postgres' ? { ...database, url: counter.url } : database,
     ADMIN,
@@ -337,7 +346,12 @@ async function fieldhouseSide(engine: 'embedded' | 'postgres') {
     });
     const afterChange = await timed(run(LIST_PAGE));
     const warm = await p50(run(LIST_PAGE));
-    return { list, page, statements, afterChange, warm } satisfies Side & Record<string, unknown>;
+    const scale: [ScaleRun, ScaleRun] | null =
+      SCALE_SECONDS > 0 && database.engine === 'postgres'
+        ? await scaleOut(fieldhouse, database, ADMIN, token.token ?? '', LIST_PAGE, SCALE_SECONDS)
+        : null;
+    return { list, page, statements, afterChange, warm, scale } satisfies Side &
+      Record<string, unknown>;
   } finally {
     await fieldhouse.stop();
     await counter?.close();
@@ -412,6 +426,21 @@ async function main() {
         'directus ops/s': peer[name].opsPerSecond,
         'ops/s fieldhouse ÷ directus': ratio(own[name].opsPerSecond, peer[name].opsPerSecond),
       })),
+    );
+  }
+  if (own.scale) {
+    const [one, two] = own.scale;
+    process.stdout.write(`\n${CLIENTS} concurrent clients, list page, PostgreSQL:\n`);
+    printTable(
+      own.scale.map((run) => ({
+        'API processes': String(run.processes),
+        queries: String(run.queries),
+        'queries/s': run.queriesPerSecond,
+        'API CPU ms per query': run.cpuMsPerQuery,
+      })),
+    );
+    process.stdout.write(
+      `2 processes ÷ 1: ${(two.queriesPerSecond / one.queriesPerSecond).toFixed(2)}× the queries/s, ${(two.cpuMsPerQuery / one.cpuMsPerQuery).toFixed(2)}× the CPU per query\n`,
     );
   }
   if (own.statements.size > 0) {
