@@ -37,7 +37,7 @@ import { CLIENTS, type ScaleRun, scaleOut } from './cda-scale.ts';
 import { installDirectus, startDirectus } from './directus-server.ts';
 import { startFieldhouse } from './fieldhouse-schema-api.ts';
 import { type StatementCounter, startStatementCounter } from './statement-counter.ts';
-import { benchDatabase, percentile, printTable } from './support.ts';
+import { benchDatabase, cpuMs, percentile, printTable } from './support.ts';
 
 const { values } = parseArgs({
   options: {
@@ -176,15 +176,22 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-/** p50 of SAMPLES runs one after another (after 20 to warm up), and their ops/s. */
-async function latency(
-  run: () => Promise<unknown>,
-): Promise<{ p50: number; opsPerSecond: number }> {
+type Latency = { p50: number; opsPerSecond: number; cpuMsPerQuery: number };
+
+/**
+ * p50 of SAMPLES runs one after another (after 20 to warm up), their ops/s, and the CPU
+ * the server process `pid` spent per query meanwhile (on a busy machine wall time waits
+ * for a core; CPU time does not).
+ */
+async function latency(run: () => Promise<unknown>, pid: number): Promise<Latency> {
   for (let i = 0; i < 20; i++) await run();
   const samples: number[] = [];
+  const cpuBefore = cpuMs(pid);
   for (let i = 0; i < SAMPLES; i++) samples.push(await timed(run));
+  const cpuMsPerQuery = (cpuMs(pid) - cpuBefore) / SAMPLES;
   const total = samples.reduce((sum, ms) => sum + ms, 0);
   return {
+    cpuMsPerQuery,
     p50: percentile(
       samples.sort((a, b) => a - b),
       50,
@@ -193,7 +200,7 @@ async function latency(
   };
 }
 
-const p50 = async (run: () => Promise<unknown>) => (await latency(run)).p50;
+const p50 = async (run: () => Promise<unknown>, pid: number) => (await latency(run, pid)).p50;
 
 /** `allBlogPosts { content { links { … on BlogPostRecord { … title } } } }`, `depth` levels of records. */
 function depthQuery(depth: number, first: number): string {
@@ -231,8 +238,8 @@ async function statementsByDepth(
 }
 
 type Side = {
-  list: { p50: number; opsPerSecond: number };
-  page: { p50: number; opsPerSecond: number };
+  list: Latency;
+  page: Latency;
   statements: Map<string, number>;
 };
 
@@ -334,8 +341,11 @@ async function fieldhouseSide(engine: 'embedded' | 'postgres') {
         variables,
         autoRetry: false,
       });
-    const list = await latency(run(LIST_PAGE));
-    const page = await latency(run(POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
+    const list = await latency(run(LIST_PAGE), fieldhouse.pid);
+    const page = await latency(
+      run(POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }),
+      fieldhouse.pid,
+    );
     const statements = await statementsByDepth(counter, (depth, first) =>
       run(depthQuery(depth, first)),
     );
@@ -345,7 +355,7 @@ async function fieldhouseSide(engine: 'embedded' | 'postgres') {
       field_type: 'string',
     });
     const afterChange = await timed(run(LIST_PAGE));
-    const warm = await p50(run(LIST_PAGE));
+    const warm = await p50(run(LIST_PAGE), fieldhouse.pid);
     const scale: [ScaleRun, ScaleRun] | null =
       SCALE_SECONDS > 0 && database.engine === 'postgres'
         ? await scaleOut(fieldhouse, database, ADMIN, token.token ?? '', LIST_PAGE, SCALE_SECONDS)
@@ -375,8 +385,12 @@ async function directusSide(engine: 'embedded' | 'postgres'): Promise<Side> {
     await buildDirectusBlog(directus.baseUrl, POSTS);
     const run = (query: string, variables?: Record<string, unknown>) => () =>
       directusQuery(directus.baseUrl, query, variables);
-    const list = await latency(run(DIRECTUS_LIST_PAGE));
-    const page = await latency(run(DIRECTUS_POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }));
+    const pid = directus.child.pid ?? 0;
+    const list = await latency(run(DIRECTUS_LIST_PAGE), pid);
+    const page = await latency(
+      run(DIRECTUS_POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }),
+      pid,
+    );
     const statements = await statementsByDepth(counter, (depth, first) =>
       run(directusDepthQuery(depth, first)),
     );
@@ -425,6 +439,9 @@ async function main() {
         'fieldhouse ops/s': own[name].opsPerSecond,
         'directus ops/s': peer[name].opsPerSecond,
         'ops/s fieldhouse ÷ directus': ratio(own[name].opsPerSecond, peer[name].opsPerSecond),
+        'fieldhouse CPU ms/query': own[name].cpuMsPerQuery,
+        'directus CPU ms/query': peer[name].cpuMsPerQuery,
+        'CPU fieldhouse ÷ directus': ratio(own[name].cpuMsPerQuery, peer[name].cpuMsPerQuery),
       })),
     );
   }
