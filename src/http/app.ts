@@ -31,7 +31,7 @@ import { healthRoutes } from './routes/health.ts';
 import { itemScheduleRoutes } from './routes/item-schedules.ts';
 import { itemTypeFilterRoutes } from './routes/item-type-filters.ts';
 import { itemTypeRoutes } from './routes/item-types.ts';
-import { itemRoutes } from './routes/items.ts';
+import { itemRoutes } from './routes/items/index.ts';
 import { jobResultRoutes } from './routes/job-results.ts';
 import { menuItemRoutes } from './routes/menu-items.ts';
 import { metricsRoutes } from './routes/metrics.ts';

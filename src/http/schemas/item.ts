@@ -116,7 +116,7 @@ export const BulkMoveToStageBody = Type.Object(
 );
 
 // ── Query strings the record routes parse themselves (documented, not validated: their
-// checks and INVALID_PARAMS errors are the route's, src/http/routes/items.ts) ──
+// checks and INVALID_PARAMS errors are the route's, src/http/routes/items/params.ts) ──
 
 const TrueOrFalse = (description: string) =>
   Type.Optional(Type.String({ enum: ['true', 'false'], description }));
