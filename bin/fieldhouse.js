@@ -3,21 +3,14 @@
 // resident: 4 MB ones keep ~24 MB less RSS for no measurable CPU per request (see
 // docs/footprint.md). npm start passes the same flag: it must be on node's command line.
 //
-// Runs the TypeScript sources as one JavaScript bundle, built by esbuild on the first run
-// after any source change and kept in .cache/ under the sources' hash. A TypeScript loader
-// in the process (tsx) would keep a loader thread and a transform cache resident, ~60MB,
-// and resolve every import through it at each start.
+// Runs the TypeScript sources as JavaScript bundled by esbuild on the first run after any
+// source change, kept in .cache/ in a folder named by the sources' hash: the entry and the
+// chunks loaded on first use (the delivery API's GraphQL, the S3 SDK). A TypeScript
+// loader in the process (tsx) would keep a loader thread and a transform cache resident,
+// ~60MB, and resolve every import through it at each start.
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { basename, join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -35,39 +28,51 @@ function sourcesHash() {
 
 // One level below the root, as src/ is: src/paths.ts finds the root from either place.
 const cache = join(root, '.cache');
-const bundle = join(cache, `fieldhouse-${sourcesHash()}.mjs`);
+const name = `fieldhouse-${sourcesHash()}`;
+const folder = join(cache, name);
 
-if (!existsSync(bundle)) {
+if (!existsSync(folder)) {
   const { build } = await import('esbuild');
-  const { outputFiles } = await build({
-    entryPoints: [join(sources, 'main.ts')],
-    outfile: bundle,
-    write: false,
+  // Built into a folder of this process's own, then renamed whole: processes starting
+  // together never run a half-written build, and the first rename wins.
+  const partial = join(cache, `${name}.${process.pid}.tmp`);
+  await build({
+    entryPoints: { main: join(sources, 'main.ts') },
+    outdir: partial,
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
+    splitting: true,
     packages: 'external',
     platform: 'node',
     format: 'esm',
+    outExtension: { '.js': '.mjs' },
     target: 'node20',
     keepNames: true,
     sourcemap: 'linked',
     logLevel: 'warning',
   });
-  mkdirSync(cache, { recursive: true });
-  // Each file is written under a name of this process's own and renamed, the bundle
-  // last: processes starting together never run a half-written bundle.
-  const files = outputFiles.sort((a, b) => (a.path === bundle) - (b.path === bundle));
-  for (const file of files) {
-    const partial = `${file.path}.${process.pid}.tmp`;
-    writeFileSync(partial, file.contents);
-    renameSync(partial, file.path);
+  try {
+    renameSync(partial, folder);
+  } catch (error) {
+    if (!existsSync(folder)) throw error;
+    rmSync(partial, { recursive: true, force: true });
   }
-  // Bundles of earlier sources: a process still running one has it loaded already.
-  const current = [basename(bundle), `${basename(bundle)}.map`];
+  // Builds of earlier sources: a process still running one has loaded its entry but loads
+  // its chunks on first use, so a build goes only once it is neither among the last three
+  // nor a day old.
+  const dayAgo = Date.now() - 86_400_000;
+  const earlier = readdirSync(cache)
+    .filter((entry) => /^fieldhouse-[0-9a-f]{16}(\.\d+\.tmp)?$/.test(entry) && entry !== name)
+    .map((entry) => ({ path: join(cache, entry), mtime: statSync(join(cache, entry)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { path, mtime } of earlier.slice(2)) {
+    if (mtime < dayAgo) rmSync(path, { recursive: true, force: true });
+  }
+  // Single-file bundles of the versions before chunks.
   for (const entry of readdirSync(cache)) {
-    if (/^fieldhouse-[0-9a-f]{16}\.mjs/.test(entry) && !current.includes(entry)) {
-      rmSync(join(cache, entry), { force: true });
-    }
+    if (/^fieldhouse-[0-9a-f]{16}\.mjs/.test(entry)) rmSync(join(cache, entry), { force: true });
   }
 }
 
-await import(pathToFileURL(bundle).href);
+await import(pathToFileURL(join(folder, 'main.mjs')).href);
