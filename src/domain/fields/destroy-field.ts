@@ -1,5 +1,6 @@
 import type { Scope } from '../../db/environment-scope.ts';
 import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
+import { dropValueIndexes } from '../items/query/value-indexes.ts';
 import { dropFieldValues } from '../items/schema-changes/dropped-field.ts';
 import { removeMemberIn } from '../positions/placement.ts';
 import { emitModelUpdate, groupIn, modelView, withoutField } from '../schema/model-state.ts';
@@ -28,6 +29,7 @@ export async function destroyField(scope: Scope, idOrKey: string): Promise<Field
     const shifted = await removeMemberIn(trx, group, groupIn(state, group), field.id);
     await repo.deleteField(trx, field.id);
     await dropFieldValues(trx, field);
+    await dropValueIndexes(tx, [field.id]);
     const model = modelView(withoutField({ ...state, itemType }, field.id, shifted));
     await emitModelUpdate(tx, modelView(state), model);
     return { field, model, shifted: [] };

@@ -2,6 +2,7 @@ import type { EnvTrx, Scope } from '../../db/environment-scope.ts';
 import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { FieldRow } from '../../db/schema.ts';
 import { Issues } from '../errors.ts';
+import { dropValueIndexes } from '../items/query/value-indexes.ts';
 import { followFieldUpdate, reachesValues } from '../items/schema-changes/field-update.ts';
 import { moveMember, type Placement } from '../positions/placement.ts';
 import { siteLocales } from '../schema/locales.ts';
@@ -79,6 +80,9 @@ export async function updateField(
       if (!onlyTheRow) {
         await repo.fieldUpdate(trx, before, next).execute();
         await followFieldUpdate(trx, before, row);
+        // A new type or localization leaves an index of the old values useless.
+        if (before.field_type !== row.field_type || before.localized !== row.localized)
+          await dropValueIndexes(tx, [row.id]);
       }
       // No statement when nothing is released.
       const itemType = await releaseRelationships(trx, state.itemType, released);

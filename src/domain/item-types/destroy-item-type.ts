@@ -3,6 +3,7 @@ import { inEnvironmentTransaction } from '../../db/environment-transaction.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { emitEvent } from '../../events/outbox.ts';
 import { DomainError } from '../errors.ts';
+import { dropValueIndexes } from '../items/query/value-indexes.ts';
 import { dropBlocksOfModel } from '../items/schema-changes/block-removal.ts';
 import { removeMenuEntriesOf } from '../menu/linked.ts';
 import { cachedModelState, type ModelView, modelView } from '../schema/model-state.ts';
@@ -69,6 +70,10 @@ export async function destroyItemType(
     if (!options.skipMenuItemsDeletion) await removeMenuEntriesOf(trx, 'menu_items', target.id);
     if (target.modular_block) await dropBlocksOfModel(trx, target.id);
     await repo.deleteItemType(trx, target.id);
+    await dropValueIndexes(
+      tx,
+      state.fields.map((field) => field.id),
+    );
     await emitEvent(tx, { entityType: 'item_type', eventType: 'delete', model: deleted });
     for (const previous of previousOfAffected) {
       const row = await findItemTypeOrFail(trx, previous.itemType.id);

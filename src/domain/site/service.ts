@@ -5,6 +5,7 @@ import type { FieldRow, FieldsetRow, SiteRow, SiteSettingsRow } from '../../db/s
 import type { Queryable } from '../../db/transaction.ts';
 import type { Permission } from '../actor.ts';
 import { DomainError } from '../errors.ts';
+import { dropValueIndexesOfLocales } from '../items/query/value-indexes.ts';
 import { reshapeRecordLocales } from '../items/schema-changes/locale-change.ts';
 import { reshapeScheduleLocales } from '../items/schema-changes/schedule-locales.ts';
 import type { ModelView } from '../schema/model-state.ts';
@@ -150,6 +151,7 @@ export async function updateSite(
       await rewriteLocalizedDefaults(tx.db, settings.locales);
       await reshapeRecordLocales(tx.db, settings.locales);
       await reshapeScheduleLocales(tx.db, settings.locales);
+      await dropValueIndexesOfLocales(tx, settings.locales);
     }
     return viewOf(tx.db, project, settings);
   });

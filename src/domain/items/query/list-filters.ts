@@ -28,6 +28,7 @@ import {
 } from './filter-operators.ts';
 import { localesConditions } from './locales-filter.ts';
 import { filterFieldsKept } from './schema-reads.ts';
+import { ensureValueIndexes, type ValueIndex, type ValuesColumn } from './value-indexes.ts';
 
 /**
  * `filter[fields]`, `filter[query]` and `filter[only_valid]` of `GET /items` as SQL over
@@ -116,7 +117,27 @@ const META_FILTERS: Readonly<Record<string, Operators>> = {
 };
 
 /** The values a filter reads: the current or the published ones. */
-export type ValuesColumn = 'item_values' | 'published_values';
+export type { ValuesColumn } from './value-indexes.ts';
+
+/** Field types whose `eq` and `in` compare the value's text as it is (filter-operators.ts). */
+const TEXT_EQUALITY_TYPES: ReadonlySet<FieldType> = new Set(['string', 'slug', 'link']);
+const TEXT_EQUALITY_OPERATORS = ['eq', 'in'];
+
+/** The value index a record field's filter can use (value-indexes.ts), if any. */
+function indexFor(
+  model: ItemTypeRow,
+  field: FilterField,
+  given: unknown,
+  input: FilterInput,
+): ValueIndex[] {
+  const compared =
+    TEXT_EQUALITY_TYPES.has(field.field_type) &&
+    isObject(given) &&
+    TEXT_EQUALITY_OPERATORS.some((operator) => Object.hasOwn(given, operator));
+  if (!compared) return [];
+  const locale = field.localized ? input.locale : null;
+  return [{ modelId: model.id, fieldId: field.id, locale, column: input.column, kind: 'text' }];
+}
 
 export type FilterInput = {
   /** `filter[fields]` as the query parser left it. */
@@ -202,6 +223,7 @@ export async function filterConditions(
 ): Promise<{ conditions: Expression<SqlBool>[]; runsPatterns: boolean }> {
   const db = scope.db;
   const conditions: Condition[] = [];
+  const indexes: ValueIndex[] = [];
   let runsPatterns = false;
   if (input.onlyValid !== undefined && !['true', 'false'].includes(input.onlyValid))
     throw new DomainError('INVALID_PARAMS', 'filter[only_valid] must be true or false');
@@ -231,11 +253,15 @@ export async function filterConditions(
           const field = fields.find((candidate) => candidate.api_key === name);
           if (!field)
             throw badFilter(`${container} names "${name}", which is no field of the model`);
-          return fieldFilter(path, field, given, values, reading);
+          const conditions = await fieldFilter(path, field, given, values, reading);
+          indexes.push(...indexFor(model, field, given, input));
+          return conditions;
         },
       )),
     );
     runsPatterns = (await checkRegexes(db, input.fields, 'filter[fields]')) > 0;
+    // Only once the whole filter is known good: bad input changes nothing.
+    await ensureValueIndexes(scope, indexes);
   }
   if (input.query !== undefined) {
     const models =

@@ -15,6 +15,7 @@ import { type RecordView, recordView, withTreeMeta } from '../record-view.ts';
 import { filterConditions } from './list-filters.ts';
 import { boundedPatternRun } from './pattern-statements.ts';
 import { fieldsOfModelsKept, localesOf, modelsNamed } from './schema-reads.ts';
+import { ensureValueIndexes, type ValueIndex } from './value-indexes.ts';
 
 export const DEFAULT_PAGE_LIMIT = 30;
 export const MAX_PAGE_LIMIT = 500;
@@ -171,18 +172,20 @@ async function pageRows(
 
 type OrderRule = { expression: Expression<unknown>; direction: 'asc' | 'desc' };
 
+/** The order's rules, and the value indexes that can serve them (value-indexes.ts). */
 async function orderRules(
   scope: Scope,
   orderBy: string,
   models: ItemTypeRow[],
   locale: string | undefined,
-): Promise<OrderRule[]> {
+): Promise<{ rules: OrderRule[]; indexes: ValueIndex[] }> {
   if (models.length !== 1 || !models[0])
     throw invalidParams('order_by needs filter[type] naming exactly one model');
   const model = models[0];
   const fields = (await fieldsOfModelsKept(scope, [model.id])).get(model.id) ?? [];
   const mainLocale = locale ?? (await localesOf(scope))[0] ?? '';
-  return commaList(orderBy).map((rule) => {
+  const indexes: ValueIndex[] = [];
+  const rules = commaList(orderBy).map((rule): OrderRule => {
     const match = /^(.+)_(ASC|DESC)$/.exec(rule);
     if (!match?.[1] || !match[2])
       throw invalidParams(`order_by rule "${rule}" is not <field>_(ASC|DESC)`);
@@ -193,8 +196,16 @@ async function orderRules(
     const field = fields.find((candidate) => candidate.api_key === name);
     if (!field) throw invalidParams(`order_by names "${name}", which is no field of the model`);
     const path = field.localized ? [field.id, mainLocale] : [field.id];
+    indexes.push({
+      modelId: model.id,
+      fieldId: field.id,
+      locale: field.localized ? mainLocale : null,
+      column: 'item_values',
+      kind: 'json',
+    });
     return { expression: sql`item_values #> ${path}`, direction };
   });
+  return { rules, indexes };
 }
 
 /** `GET /items`: one page of records and the total count. */
@@ -236,7 +247,9 @@ export async function listItems(
     if (unknown.length > 0)
       throw invalidParams(`filter[type] names no model: ${unknown.join(', ')}`, 'filter[type]');
   }
-  const order = query.orderBy ? await orderRules(scope, query.orderBy, models, query.locale) : [];
+  const { rules: order, indexes } = query.orderBy
+    ? await orderRules(scope, query.orderBy, models, query.locale)
+    : { rules: [], indexes: [] };
   const { conditions: filters, runsPatterns } =
     query.fields !== undefined || query.query !== undefined || query.onlyValid !== undefined
       ? await filterConditions(scope, {
@@ -248,6 +261,8 @@ export async function listItems(
           column: version === 'published' ? 'published_values' : 'item_values',
         })
       : { conditions: [], runsPatterns: false };
+  // Once the whole query is known good (bad input changes nothing).
+  await ensureValueIndexes(scope, indexes);
 
   const where: ItemsWhereOf = (eb) => {
     const conditions: Expression<SqlBool>[] = [];
