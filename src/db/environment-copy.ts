@@ -25,6 +25,8 @@ async function planTable(trx: Trx, from: string, to: string, index: number): Pro
   const columns = await sql<{ name: string }>`
     SELECT attname AS name FROM pg_attribute
     WHERE attrelid = to_regclass(${qualified}) AND attnum > 0 AND NOT attisdropped
+      -- A generated column is computed by the copy's insert, never given.
+      AND attgenerated = ''
     ORDER BY attnum
   `.execute(trx);
   const key = await sql<{ name: string }>`

@@ -1,4 +1,11 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type {
+  ColumnType,
+  Generated,
+  GeneratedAlways,
+  Insertable,
+  Selectable,
+  Updateable,
+} from 'kysely';
 
 /** Row types of every table, as Kysely sees them. Migrations are the source of truth. */
 
@@ -288,8 +295,12 @@ export type ItemTable = {
   /** The workflow stage the record is in; null when its model follows no workflow. */
   stage: ColumnType<string | null, string | null | undefined, string | null>;
   seq: Generated<string>;
+  /** octet_length of the values as JSON text, kept by the database (environment migration 0019). */
+  values_bytes: GeneratedAlways<number>;
+  published_bytes: GeneratedAlways<number | null>;
 };
-export type ItemRow = Selectable<ItemTable>;
+/** A record as code reads and writes it: the kept sizes are the page statement's alone. */
+export type ItemRow = Omit<Selectable<ItemTable>, 'values_bytes' | 'published_bytes'>;
 
 /** Where a stored part goes in the value holding it: its path there and its hash. */
 export type PartRef = [path: (string | number)[], hash: string];
@@ -328,8 +339,10 @@ export type BlockTable = {
   created_at: Timestamp;
   updated_at: Timestamp;
   seq: Generated<string>;
+  /** octet_length of the values as JSON text, kept by the database (environment migration 0019). */
+  values_bytes: GeneratedAlways<number>;
 };
-export type BlockRow = Selectable<BlockTable>;
+export type BlockRow = Omit<Selectable<BlockTable>, 'values_bytes'>;
 
 export type ScheduledActionKind = 'publish' | 'unpublish';
 

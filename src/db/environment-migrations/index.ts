@@ -16,6 +16,7 @@ import * as uploads from './0015_uploads.ts';
 import * as uploadCollections from './0016_upload_collections.ts';
 import * as uploadReferences from './0017_upload_references.ts';
 import * as itemCountsSlots from './0018_item_counts_slots.ts';
+import * as valueBytes from './0019_value_bytes.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -42,4 +43,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0016_upload_collections': uploadCollections,
   '0017_upload_references': uploadReferences,
   '0018_item_counts_slots': itemCountsSlots,
+  '0019_value_bytes': valueBytes,
 };

@@ -87,7 +87,12 @@ const PRESENTED_COLUMNS = [
 type ItemsWhereOf = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression<SqlBool>;
 
 /** What the page statement gives of each page record, in page order. */
-type PageEntry = { id: string; total: string; bytes: string; block_bytes?: string | null };
+type PageEntry = {
+  id: string;
+  total: string;
+  bytes: number | string | null;
+  block_bytes?: string | null;
+};
 
 /**
  * The one statement that reads every matching record: the page's ids in order, the total
@@ -120,19 +125,22 @@ function pageStatement(
     .where(page.where);
   for (const rule of page.order) chosen = chosen.orderBy(rule.expression, rule.direction);
   const chosenPage = chosen.orderBy('seq').limit(page.limit).offset(page.offset).as('page');
-  const values = page.read.version === 'published' ? sql`published_values` : sql`item_values`;
+  // Sizes the database keeps with each write (environment migration 0019).
+  const bytes = page.read.version === 'published' ? 'published_bytes' : 'values_bytes';
   const withBlocks = page.read.nested && page.read.version === 'current';
   return db
     .selectFrom(chosenPage)
     .innerJoin('items', 'items.id', 'page.id')
-    .select(['page.id', 'page.total'])
-    .select(sql<string>`octet_length(items.${values}::text)`.as('bytes'))
+    .select(['page.id', 'page.total', `items.${bytes} as bytes`])
     .$if(withBlocks, (query) =>
       query.select((eb) =>
         eb
           .selectFrom('blocks')
-          // Unqualified, item_values is the block's own: the innermost FROM holds it.
-          .select(sql<string>`coalesce(sum(octet_length(item_values::text)), 0)`.as('sum'))
+          .select((inner) =>
+            inner.fn
+              .coalesce(inner.fn.sum<string>('blocks.values_bytes'), sql<string>`0`)
+              .as('sum'),
+          )
           .whereRef('blocks.item_id', '=', 'items.id')
           .as('block_bytes'),
       ),
