@@ -45,6 +45,12 @@ export const MAX_FILTER_PATTERN_LENGTH = 1000;
 export const MAX_FILTER_PATTERN_SIZE = 2000;
 /** PostgreSQL's `statement_timeout` for the statements that run `matches` patterns. */
 export const FILTER_PATTERN_TIMEOUT_MS = 5000;
+/**
+ * Value indexes (items/query/value-indexes.ts) an environment builds on first use: each
+ * one is work for every record write of its model, and lists choose which values get one,
+ * so past this many a list runs without a new one (same rows, read by a scan).
+ */
+export const MAX_VALUE_INDEXES = 200;
 /** Records named by one bulk operation: DatoCMS's documented maximum (refused by the body's schema). */
 export const MAX_RECORDS_PER_BULK = 200;
 

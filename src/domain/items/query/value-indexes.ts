@@ -6,6 +6,7 @@ import {
   type ScopedTransaction,
 } from '../../../db/environment-scope.ts';
 import { cachedSchemaRead } from '../../caches/caches.ts';
+import { MAX_VALUE_INDEXES } from '../../limits.ts';
 
 /**
  * Value indexes: an expression index on one field's value (in one locale, current or
@@ -104,8 +105,18 @@ async function build(scope: Scope, index: ValueIndex): Promise<void> {
   }
 }
 
+/** How many value indexes the environment has (a statement on the catalog, before a build). */
+async function valueIndexCount(scope: Scope): Promise<number> {
+  const found = await sql<{ count: string }>`
+    SELECT count(*) AS count FROM pg_indexes
+    WHERE schemaname = ${scope.environment.schemaName} AND tablename = ${INDEXED_TABLE}
+      AND starts_with(indexname, ${NAME_PREFIX})
+  `.execute(scope.db);
+  return Number(found.rows[0]?.count ?? 0);
+}
+
 /**
- * Makes sure these indexes exist before the statement that can use them runs. Kept in the
+ * Makes sure these indexes exist (up to MAX_VALUE_INDEXES per environment) before the statement that can use them runs. Kept in the
  * schema cache once made: no statement until the schema moves (a schema change may drop
  * them, and the next request, at the new version, looks again).
  */
@@ -120,7 +131,9 @@ export async function ensureValueIndexes(
         const found = await sql<{ found: boolean }>`
           SELECT to_regclass(${`"${scope.environment.schemaName}"."${name}"`}) IS NOT NULL AS found
         `.execute(scope.db);
-        if (found.rows[0]?.found !== true) await build(scope, index);
+        if (found.rows[0]?.found === true) return true;
+        if ((await valueIndexCount(scope)) >= MAX_VALUE_INDEXES) return false;
+        await build(scope, index);
         return true;
       });
     } catch (error) {
