@@ -1,4 +1,4 @@
-import type { SiteView, SiteWithSchema } from '../domain/site/service.ts';
+import type { SiteView, SiteWithSchema } from '../domain/site/site-view.ts';
 import { presentField } from './field.ts';
 import { presentFieldset } from './fieldset.ts';
 import { presentItemType } from './item-type.ts';

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import * as site from '../../domain/site/service.ts';
+import { findSite } from '../../domain/site/find-site.ts';
+import { updateSite } from '../../domain/site/update-site.ts';
 import { presentSite, presentSiteWithSchema } from '../../presenters/site.ts';
 import { actorOf } from '../actor.ts';
 import { sendResult } from '../respond.ts';
@@ -15,7 +16,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     { schema: { querystring: SiteQuery, response: { 200: SiteDocument } } },
     async (request) => {
       const include = request.query.include?.split(',').filter((path) => path !== '') ?? [];
-      return presentSiteWithSchema(await site.findSite(request.scope, include));
+      return presentSiteWithSchema(await findSite(request.scope, include));
     },
   );
 
@@ -28,7 +29,7 @@ export async function siteRoutes(app: FastifyInstance, deps: AppDeps): Promise<v
     },
     async (request, reply) => {
       const data = presentSite(
-        await site.updateSite(
+        await updateSite(
           request.scope,
           actorOf(request).permissions,
           request.body.data.attributes ?? {},
