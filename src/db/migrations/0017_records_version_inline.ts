@@ -7,17 +7,26 @@ import { type Kysely, sql } from 'kysely';
  * PL/pgSQL bodies themselves, whose plans a backend keeps once made. What they do is
  * unchanged (0016_concurrent_record_writes explains the slots); the SQL functions stay
  * for readers that call them once (tests, the command line).
+ *
+ * And the trigger no longer moves the slot again in a transaction that entered through
+ * `enter_records`: that transaction moved it already, and what readers need is only that
+ * the sum is larger once the writes commit, which one move in the transaction gives.
+ * `enter_records` names its environment's schema in a transaction-local setting, which the
+ * trigger compares with the schema it fires in; other writers (raw SQL, copies) still move
+ * it through the trigger.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     CREATE OR REPLACE FUNCTION fieldhouse_records_changed() RETURNS trigger
     LANGUAGE plpgsql AS $$
     BEGIN
-      INSERT INTO public.environment_records_versions AS v (schema_name, slot, version, changed_at)
-        SELECT e.schema_name, pg_backend_pid() % 1024, 1, now()
-        FROM public.environments AS e WHERE e.schema_name = TG_TABLE_SCHEMA
-      ON CONFLICT (schema_name, slot)
-        DO UPDATE SET version = v.version + 1, changed_at = now();
+      IF current_setting('fieldhouse.records_entered', true) IS DISTINCT FROM TG_TABLE_SCHEMA THEN
+        INSERT INTO public.environment_records_versions AS v (schema_name, slot, version, changed_at)
+          SELECT e.schema_name, pg_backend_pid() % 1024, 1, now()
+          FROM public.environments AS e WHERE e.schema_name = TG_TABLE_SCHEMA
+        ON CONFLICT (schema_name, slot)
+          DO UPDATE SET version = v.version + 1, changed_at = now();
+      END IF;
       IF current_setting('fieldhouse.announce_record_changes', true) = 'on' THEN
         PERFORM pg_notify(
           'fieldhouse_records',
@@ -44,6 +53,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         FROM public.environments AS e WHERE e.number = environment_number
       ON CONFLICT (schema_name, slot)
         DO UPDATE SET version = v.version + 1, changed_at = now();
+      PERFORM set_config('fieldhouse.records_entered', e.schema_name, true)
+        FROM environments AS e WHERE e.number = environment_number;
       RETURN QUERY
         SELECT e.id, e.number, e.schema_name, e.is_primary, e.status, e.read_only_mode,
           e.schema_version, (SELECT s.maintenance_mode FROM site AS s)
