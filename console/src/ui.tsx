@@ -99,7 +99,8 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
 }
 
 /** Runs an action with a busy flag and its error kept for display. */
-export function useAction(): {
+/** An action's busy and error state; `afterSuccess` runs once an action succeeded (a reload). */
+export function useAction(afterSuccess?: () => void): {
   busy: boolean;
   error: unknown;
   run: (action: () => Promise<unknown>) => Promise<boolean>;
@@ -107,19 +108,23 @@ export function useAction(): {
 } {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  const run = useCallback(async (action: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await action();
-      return true;
-    } catch (caught) {
-      setError(caught);
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }, []);
+  const run = useCallback(
+    async (action: () => Promise<unknown>) => {
+      setBusy(true);
+      setError(null);
+      try {
+        await action();
+        afterSuccess?.();
+        return true;
+      } catch (caught) {
+        setError(caught);
+        return false;
+      } finally {
+        setBusy(false);
+      }
+    },
+    [afterSuccess],
+  );
   return { busy, error, run, setError };
 }
 

@@ -101,12 +101,8 @@ function CollectionRow(props: {
   const { collection } = props;
   const [label, setLabel] = useState(collection.label);
   const [parent, setParent] = useState(collection.parent?.id ?? '');
-  const action = useAction();
-  const run = (call: () => Promise<unknown>) =>
-    action.run(async () => {
-      await call();
-      props.onChanged();
-    });
+  const action = useAction(props.onChanged);
+  const run = action.run;
   return (
     <li>
       <form

@@ -15,13 +15,9 @@ export function BulkActions(props: {
 }) {
   const { client } = useSession();
   const stages = useWorkflowStages(props.model);
-  const action = useAction();
+  const action = useAction(props.onDone);
   const items = props.selected.map((id) => ({ type: 'item' as const, id }));
-  const run = (call: () => Promise<unknown>) =>
-    action.run(async () => {
-      await call();
-      props.onDone();
-    });
+  const run = action.run;
   const count = props.selected.length;
   return (
     <section class="bulk row" aria-label="Bulk actions">

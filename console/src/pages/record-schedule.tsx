@@ -28,12 +28,8 @@ function ScheduleRow(props: { kind: Kind; record: ApiTypes.Item; onChanged: () =
       ? record.meta.publication_scheduled_at
       : record.meta.unpublishing_scheduled_at;
   const [at, setAt] = useState(current ? toLocalInput(current) : '');
-  const action = useAction();
-  const run = (call: () => Promise<unknown>) =>
-    action.run(async () => {
-      await call();
-      props.onChanged();
-    });
+  const action = useAction(props.onChanged);
+  const run = action.run;
   const schedule = () => {
     const when = new Date(at).toISOString();
     return kind === 'publish'

@@ -60,12 +60,8 @@ function FieldsetRow(props: { fieldset: Fieldset; onChanged: () => void }) {
   const [hint, setHint] = useState(fieldset.hint ?? '');
   const [collapsible, setCollapsible] = useState(fieldset.collapsible);
   const [startCollapsed, setStartCollapsed] = useState(fieldset.start_collapsed);
-  const action = useAction();
-  const run = (call: () => Promise<unknown>) =>
-    action.run(async () => {
-      await call();
-      props.onChanged();
-    });
+  const action = useAction(props.onChanged);
+  const run = action.run;
   return (
     <li>
       <form
