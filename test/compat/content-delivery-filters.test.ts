@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { ApiError, executeQuery, rawExecuteQuery } from '@datocms/cda-client';
-import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
 import { rejectsWithMessage } from '../support/api-errors.ts';
+import { deliveryToken } from '../support/delivery-tokens.ts';
 import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
 import { localFile, solidImage } from '../support/images.ts';
 import { useTestServer } from '../support/server.ts';
@@ -45,27 +44,11 @@ const dast = (...children: unknown[]) => ({
   document: { type: 'root', children },
 });
 
-async function deliveryToken(preview: boolean) {
-  const admin = await server.db
-    .selectFrom('access_tokens')
-    .select('role_id')
-    .where('hardcoded_type', '=', 'admin')
-    .executeTakeFirstOrThrow();
-  const created = await insertAccessToken(server.db, {
-    name: `Delivery ${randomUUID()}`,
-    roleId: admin.role_id,
-    canAccessCda: true,
-    canAccessCdaPreview: preview,
-    canAccessCma: false,
-  });
-  return created.token;
-}
-
 before(async () => {
   await server.ready();
   endpoint = `${server.baseUrl}/graphql`;
-  token = await deliveryToken(false);
-  previewToken = await deliveryToken(true);
+  token = await deliveryToken(server.db, { preview: false });
+  previewToken = await deliveryToken(server.db, { preview: true });
   await client.site.update({ locales: ['en', 'it', 'de'] });
   const red = await client.uploads.createFromLocalFile({
     localPath: localFile('red.png', await solidImage(40, 40, { r: 210, g: 20, b: 20 })),

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import { buildClientSchema, getIntrospectionQuery, parse, validate } from 'graphql';
-import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
 import { LOOPBACK } from '../support/delivery-fixtures.ts';
+import { deliveryToken } from '../support/delivery-tokens.ts';
 import { blockInRequest, buildField, buildWebhook, itemTypeRef } from '../support/factories.ts';
 import { localFile, solidImage } from '../support/images.ts';
 import { useReceiver } from '../support/receiver.ts';
@@ -72,18 +71,7 @@ const LOCALIZED_PAGE = `
 before(async () => {
   await server.ready();
   endpoint = `${server.baseUrl}/graphql`;
-  const admin = await server.db
-    .selectFrom('access_tokens')
-    .select('role_id')
-    .where('hardcoded_type', '=', 'admin')
-    .executeTakeFirstOrThrow();
-  ({ token } = await insertAccessToken(server.db, {
-    name: `Front-end ${randomUUID()}`,
-    roleId: admin.role_id,
-    canAccessCda: true,
-    canAccessCdaPreview: true,
-    canAccessCma: false,
-  }));
+  token = await deliveryToken(server.db, { preview: true });
   const favicon = await client.uploads.createFromLocalFile({
     localPath: localFile('favicon.png', await solidImage(64, 64, { r: 0, g: 0, b: 0 })),
   });

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
-import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { deliveryToken } from '../support/delivery-tokens.ts';
 import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -19,22 +18,6 @@ let token: string;
 let previewToken: string;
 const ids: Record<string, string> = {};
 
-async function deliveryToken(preview: boolean) {
-  const admin = await server.db
-    .selectFrom('access_tokens')
-    .select('role_id')
-    .where('hardcoded_type', '=', 'admin')
-    .executeTakeFirstOrThrow();
-  const created = await insertAccessToken(server.db, {
-    name: `Delivery ${randomUUID()}`,
-    roleId: admin.role_id,
-    canAccessCda: true,
-    canAccessCdaPreview: preview,
-    canAccessCma: false,
-  });
-  return created.token;
-}
-
 function options(drafts: boolean) {
   return {
     token: drafts ? previewToken : token,
@@ -49,8 +32,8 @@ const idsOf = (list: unknown) => new Set((list as { id: string }[]).map((record)
 before(async () => {
   await server.ready();
   endpoint = `${server.baseUrl}/graphql`;
-  token = await deliveryToken(false);
-  previewToken = await deliveryToken(true);
+  token = await deliveryToken(server.db, { preview: false });
+  previewToken = await deliveryToken(server.db, { preview: true });
   await client.site.update({ locales: ['en', 'it'] });
   const person = await client.itemTypes.create(
     { name: 'Person', api_key: 'person', inverse_relationships_enabled: true },

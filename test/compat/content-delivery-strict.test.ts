@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import {
@@ -9,7 +8,7 @@ import {
   getIntrospectionQuery,
   isObjectType,
 } from 'graphql';
-import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { deliveryToken } from '../support/delivery-tokens.ts';
 import { buildField, itemTypeRef } from '../support/factories.ts';
 import { localFile, solidImage } from '../support/images.ts';
 import { useTestServer } from '../support/server.ts';
@@ -56,18 +55,7 @@ function typeOf(schema: GraphQLSchema, typeName: string, fieldName: string): str
 before(async () => {
   await server.ready();
   endpoint = `${server.baseUrl}/graphql`;
-  const admin = await server.db
-    .selectFrom('access_tokens')
-    .select('role_id')
-    .where('hardcoded_type', '=', 'admin')
-    .executeTakeFirstOrThrow();
-  ({ token } = await insertAccessToken(server.db, {
-    name: `Delivery ${randomUUID()}`,
-    roleId: admin.role_id,
-    canAccessCda: true,
-    canAccessCdaPreview: false,
-    canAccessCma: false,
-  }));
+  token = await deliveryToken(server.db, { preview: false });
   await client.site.update({ locales: ['en', 'it'] });
   const image = await client.uploads.createFromLocalFile({
     localPath: localFile('strict-red.png', await solidImage(300, 100, { r: 200, g: 20, b: 20 })),

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { executeQuery } from '@datocms/cda-client';
-import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { deliveryToken } from '../support/delivery-tokens.ts';
 import { buildField, itemTypeRef } from '../support/factories.ts';
 import { localFile, solidImage } from '../support/images.ts';
 import { useTestServer } from '../support/server.ts';
@@ -29,18 +28,7 @@ function query<T = Record<string, unknown>>(document: string, variables?: Record
 before(async () => {
   await server.ready();
   endpoint = `${server.baseUrl}/graphql`;
-  const admin = await server.db
-    .selectFrom('access_tokens')
-    .select('role_id')
-    .where('hardcoded_type', '=', 'admin')
-    .executeTakeFirstOrThrow();
-  ({ token } = await insertAccessToken(server.db, {
-    name: `Delivery ${randomUUID()}`,
-    roleId: admin.role_id,
-    canAccessCda: true,
-    canAccessCdaPreview: false,
-    canAccessCma: false,
-  }));
+  token = await deliveryToken(server.db, { preview: false });
   await client.site.update({ locales: ['en', 'it'] });
   const wide = await client.uploads.createFromLocalFile({
     localPath: localFile('wide-red.png', await solidImage(400, 200, { r: 200, g: 20, b: 20 })),

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { before, test } from 'node:test';
 import { ApiError, executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import { getIntrospectionQuery } from 'graphql';
-import { insertAccessToken } from '../../src/domain/auth/access-tokens.ts';
+import { deliveryToken } from '../support/delivery-tokens.ts';
 import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -14,23 +13,6 @@ let endpoint: string;
 let readToken: string;
 let previewToken: string;
 const ids: Record<string, string> = {};
-
-/** A delivery token on the admin role, with the CDA flags asked for and no CMA access. */
-async function deliveryToken(flags: { cda: boolean; preview: boolean; cma?: boolean }) {
-  const admin = await server.db
-    .selectFrom('access_tokens')
-    .select('role_id')
-    .where('hardcoded_type', '=', 'admin')
-    .executeTakeFirstOrThrow();
-  const { token } = await insertAccessToken(server.db, {
-    name: `Delivery ${randomUUID()}`,
-    roleId: admin.role_id,
-    canAccessCda: flags.cda,
-    canAccessCdaPreview: flags.preview,
-    canAccessCma: flags.cma ?? false,
-  });
-  return token;
-}
 
 function query<T = Record<string, unknown>>(
   document: string,
@@ -58,8 +40,8 @@ async function apiErrorOf(run: Promise<unknown>): Promise<ApiError> {
 before(async () => {
   await server.ready();
   endpoint = `${server.baseUrl}/graphql`;
-  readToken = await deliveryToken({ cda: true, preview: false });
-  previewToken = await deliveryToken({ cda: true, preview: true });
+  readToken = await deliveryToken(server.db, { cda: true, preview: false });
+  previewToken = await deliveryToken(server.db, { cda: true, preview: true });
   await client.site.update({ locales: ['en', 'it'] });
   const author = await client.itemTypes.create(
     { name: 'Author', api_key: 'author', draft_mode_active: true },
@@ -418,7 +400,7 @@ test('published reads leave drafts out; X-Include-Drafts reads them with a previ
 });
 
 test('a token without CDA access is refused with the documented error', async () => {
-  const cmaOnly = await deliveryToken({ cda: false, preview: false, cma: true });
+  const cmaOnly = await deliveryToken(server.db, { cda: false, preview: false, cma: true });
   const error = await apiErrorOf(query('{ _site { locales } }', { token: cmaOnly }));
   assert.equal(error.response.status, 401);
   const body = error.response.body as { data: { attributes: { code: string } }[] };
