@@ -10,7 +10,7 @@ import { inEnvironmentTransaction, RECORD_CHANGE } from '../../src/db/environmen
 import { authenticate } from '../../src/domain/auth/tokens.ts';
 import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/caches/caches.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';
-import { publishInTransaction } from '../../src/domain/items/publishing/publishing.ts';
+import { publishInTransaction } from '../../src/domain/items/publishing/publish-item.ts';
 import { recordAndContext } from '../../src/domain/items/record-context.ts';
 import { cachedModelState, findModelState } from '../../src/domain/schema/model-state.ts';
 import { apiError, rejectsWithApiError } from '../support/api-errors.ts';

@@ -11,8 +11,9 @@ import {
 import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
 import type { ScheduledActionRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
-import { contentSelectionOf, publishInTransaction, unpublishInTransaction } from './publishing.ts';
+import { contentSelectionOf, publishInTransaction } from './publish-item.ts';
 import { SCHEDULE_KINDS } from './schedules.ts';
+import { unpublishInTransaction } from './unpublish-item.ts';
 
 /**
  * Running due schedules (migration 0008). Each environment keeps its schedules in its own

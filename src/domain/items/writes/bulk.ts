@@ -1,8 +1,9 @@
 import type { Scope } from '../../../db/environment-scope.ts';
 import { DomainError } from '../../errors.ts';
 import type { RecordGate } from '../access/record-gate.ts';
-import { publishItem, unpublishItem } from '../publishing/publishing.ts';
+import { publishItem } from '../publishing/publish-item.ts';
 import { moveToStage } from '../publishing/stage-moves.ts';
+import { unpublishItem } from '../publishing/unpublish-item.ts';
 import type { RecordView } from '../record-view.ts';
 import { destroyItem } from './destroy-item.ts';
 

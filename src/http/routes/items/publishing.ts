@@ -1,10 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import {
-  contentSelectionOf,
-  publishItem,
-  unpublishItem,
-} from '../../../domain/items/publishing/publishing.ts';
+import { contentSelectionOf, publishItem } from '../../../domain/items/publishing/publish-item.ts';
+import { unpublishItem } from '../../../domain/items/publishing/unpublish-item.ts';
 import { presentItem } from '../../../presenters/item.ts';
 import { ItemDocument } from '../../responses/records.ts';
 import { PublishItemBody, RecursiveQuery, UnpublishItemBody } from '../../schemas/item.ts';
