@@ -1,9 +1,18 @@
 import { type Expression, sql } from 'kysely';
 import type { FilterField } from '../../domain/items/model-fields.ts';
+import type { ValueIndex } from '../../domain/items/query/value-indexes.ts';
 import { camelName } from '../schema/names.ts';
 
-/** An `orderBy` enum value's meaning: what to sort by, which way. */
-export type OrderRule = Readonly<{ expression: Expression<unknown>; direction: 'asc' | 'desc' }>;
+/**
+ * An `orderBy` enum value's meaning: what to sort by, which way, and for a field's value
+ * the value index (kind `json`) whose expression is this one, so a page can be read from
+ * the index instead of sorting every record of the model.
+ */
+export type OrderRule = Readonly<{
+  expression: Expression<unknown>;
+  direction: 'asc' | 'desc';
+  index: Omit<ValueIndex, 'modelId'> | null;
+}>;
 
 const META_COLUMNS: Readonly<Record<string, string>> = {
   _createdAt: 'created_at',
@@ -40,12 +49,22 @@ export function orderRules(
       return {
         expression: drafts ? sql.ref('current_valid') : sql.ref('published_valid'),
         direction,
+        index: null,
       };
     const meta = META_COLUMNS[name];
-    if (meta !== undefined) return { expression: sql.ref(meta), direction };
+    if (meta !== undefined) return { expression: sql.ref(meta), direction, index: null };
     const field = byCamel.get(name);
     if (!field) throw new Error(`orderBy value ${value} names no field of the schema`);
     const path = field.localized ? [field.id, locale] : [field.id];
-    return { expression: sql`(${column} #> ${path})`, direction };
+    return {
+      expression: sql`(${column} #> ${path})`,
+      direction,
+      index: {
+        fieldId: field.id,
+        locale: field.localized ? locale : null,
+        column: drafts ? 'item_values' : 'published_values',
+        kind: 'json',
+      },
+    };
   });
 }

@@ -4,6 +4,7 @@ import type { EnvironmentDatabase, ItemTypeRow } from '../../db/schema.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import { filterConditions } from '../../domain/items/query/list-filters.ts';
 import { boundedPatternRun } from '../../domain/items/query/pattern-statements.ts';
+import { ensureValueIndexes } from '../../domain/items/query/value-indexes.ts';
 import type { DeliveryContext } from './context.ts';
 import { toEngineFilter } from './filter-translation.ts';
 import { orderRules } from './order.ts';
@@ -66,6 +67,12 @@ export async function findRecords(
   page: Readonly<{ orderBy: readonly string[]; first: number; skip: number }>,
 ): Promise<DeliveryRow[]> {
   const { where, runsPatterns } = await recordsWhere(context, query);
+  const rules = orderRules(page.orderBy, query.fields, context.drafts, query.locale);
+  // Built on first use, then known from the schema cache (no statement per query).
+  await ensureValueIndexes(
+    context.scope,
+    rules.flatMap((rule) => (rule.index ? [{ ...rule.index, modelId: query.model.id }] : [])),
+  );
   context.budget.spendStatement();
   const rows = await run(context, runsPatterns, (db) => {
     let statement = db
@@ -73,7 +80,7 @@ export async function findRecords(
       .select(META_COLUMNS)
       .select(versionColumns(context.drafts))
       .where(where);
-    for (const rule of orderRules(page.orderBy, query.fields, context.drafts, query.locale))
+    for (const rule of rules)
       statement = statement.orderBy(rule.expression, rule.direction);
     // A stable order whatever the sort keys: equal keys would otherwise page unpredictably.
     return statement.orderBy('id').limit(page.first).offset(page.skip).execute();
