@@ -8,7 +8,8 @@ import { useTestServer } from '../support/server.ts';
 // Inverse relationships are blocks-aware (DatoCMS, Content Delivery API › Inverse
 // relationships): a link inside a block of a record, at any depth, makes the record
 // referencing; `through.fields` names such a link by its route
-// (`docPage_main__chapter_author`). Everything made with the CMA client.
+// (`docPage_main__chapter_author`). A structured text's `itemLink` and `inlineItem` nodes
+// are links too (its `structured_text_links` models). Everything made with the CMA client.
 
 const server = useTestServer();
 const client = server.client();
@@ -69,6 +70,15 @@ before(async () => {
     field_type: 'rich_text',
     validators: { rich_text_blocks: { item_types: [quote.id] } },
   });
+  await buildField(client, {
+    itemTypeId: chapter.id,
+    api_key: 'note',
+    field_type: 'structured_text',
+    validators: {
+      structured_text_blocks: { item_types: [] },
+      structured_text_links: { item_types: [person.id] },
+    },
+  });
   const page = await client.itemTypes.create(
     { name: 'Doc page', api_key: 'doc_page', draft_mode_active: true },
     { skip_menu_item_creation: true },
@@ -92,7 +102,7 @@ before(async () => {
     field_type: 'structured_text',
     validators: {
       structured_text_blocks: { item_types: [quote.id] },
-      structured_text_links: { item_types: [] },
+      structured_text_links: { item_types: [person.id] },
     },
   });
   await buildField(client, {
@@ -110,8 +120,21 @@ before(async () => {
   const chapterOf = (attributes: Record<string, unknown>) =>
     blockInRequest({
       itemTypeId: chapter.id,
-      attributes: { author: null, body: [], ...attributes },
+      attributes: { author: null, body: [], note: null, ...attributes },
     });
+  // Text naming a person only in words, and a person linked from a paragraph or inline.
+  const dast = (...inline: Record<string, unknown>[]) => ({
+    schema: 'dast',
+    document: {
+      type: 'root',
+      children: [{ type: 'paragraph', children: [{ type: 'span', value: bob.id }, ...inline] }],
+    },
+  });
+  const itemLink = (id: string) => ({
+    type: 'itemLink',
+    item: id,
+    children: [{ type: 'span', value: 'see' }],
+  });
   const pages: [string, Record<string, unknown>, boolean][] = [
     ['inChapter', { main: [chapterOf({ author: ada.id })] }, true],
     ['inQuoteOfChapter', { main: [chapterOf({ body: [quoteBy(ada.id)] })] }, true],
@@ -126,7 +149,11 @@ before(async () => {
       },
       true,
     ],
+    ['linkedInText', { content: dast(itemLink(ada.id)) }, true],
+    ['inlineInText', { content: dast({ type: 'inlineItem', item: ada.id }) }, true],
+    ['linkedInChapterNote', { main: [chapterOf({ note: dast(itemLink(ada.id)) })] }, true],
     ['byBob', { reviewer: bob.id, main: [chapterOf({ author: bob.id })] }, true],
+    ['bobInWordsOnly', { content: dast() }, true],
     ['draftOnly', { main: [chapterOf({ author: ada.id })] }, false],
   ];
   for (const [key, values, publish] of pages) {
@@ -147,6 +174,9 @@ const ADA_PAGES = `query Pages($id: ItemId) { person(filter: { id: { eq: $id } }
   nested: _allReferencingDocPages(through: { fields: { anyIn: [docPage_main__chapter_body__quote_by] } }) { id }
   notNested: _allReferencingDocPages(through: { fields: { notIn: [docPage_main__chapter_body__quote_by] } }) { id }
   structured: _allReferencingDocPages(through: { fields: { anyIn: [docPage_content__quote_by] } }) { id }
+  textLinks: _allReferencingDocPages(through: { fields: { anyIn: [docPage_content] } }) { id }
+  textLinksCount: _allReferencingDocPagesMeta(through: { fields: { anyIn: [docPage_content] } }) { count }
+  noteLinks: _allReferencingDocPages(through: { fields: { anyIn: [docPage_main__chapter_note] } }) { id }
   english: _allReferencingDocPages(through: { locales: { anyIn: [en] } }) { id }
   italian: _allReferencingDocPages(through: { locales: { anyIn: [it] } }) { id }
   plain: _allReferencingDocPages(through: { locales: { anyIn: [_nonLocalized] } }) { id }
@@ -163,6 +193,9 @@ test('a link inside blocks, at any depth, makes its record referencing; through 
       ids.inQuoteOfChapter,
       ids.inEnglishIntro,
       ids.inStructuredText,
+      ids.linkedInText,
+      ids.inlineInText,
+      ids.linkedInChapterNote,
     ];
     const all = drafts ? [...published, ids.draftOnly] : published;
     const chapters = drafts ? [ids.inChapter, ids.draftOnly] : [ids.inChapter];
@@ -175,9 +208,24 @@ test('a link inside blocks, at any depth, makes its record referencing; through 
       new Set(all.filter((id) => id !== ids.inQuoteOfChapter)),
     );
     assert.deepEqual(idsOf(person.structured), new Set([ids.inStructuredText]));
+    assert.deepEqual(idsOf(person.textLinks), new Set([ids.linkedInText, ids.inlineInText]));
+    assert.deepEqual(person.textLinksCount, { count: 2 });
+    assert.deepEqual(idsOf(person.noteLinks), new Set([ids.linkedInChapterNote]));
     assert.deepEqual(idsOf(person.english), new Set([ids.inEnglishIntro]));
     assert.deepEqual(idsOf(person.italian), new Set());
     assert.deepEqual(idsOf(person.plain), new Set(all.filter((id) => id !== ids.inEnglishIntro)));
+  }
+});
+
+test("a structured text's words are not links: an id in its text does not count", async () => {
+  for (const drafts of [false, true]) {
+    const { person } = await executeQuery<{ person: Record<string, unknown> }>(
+      `query Bob($id: ItemId) { person(filter: { id: { eq: $id } }) {
+        all: _allReferencingDocPages { id } count: _allReferencingDocPagesMeta { count } } }`,
+      { ...options(drafts), variables: { id: ids.bob } },
+    );
+    assert.deepEqual(idsOf(person.all), new Set([ids.byBob]), `drafts: ${drafts}`);
+    assert.deepEqual(person.count, { count: 1 });
   }
 });
 
@@ -187,10 +235,12 @@ test('the routes are the values of <M>ModelFieldsReferencing<T>Model', async () 
     options(false),
   );
   assert.deepEqual(data.__type.enumValues.map((value) => value.name).sort(), [
+    'docPage_content',
     'docPage_content__quote_by',
     'docPage_intro__quote_by',
     'docPage_main__chapter_author',
     'docPage_main__chapter_body__quote_by',
+    'docPage_main__chapter_note',
     'docPage_reviewer',
   ]);
 });

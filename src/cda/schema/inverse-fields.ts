@@ -57,21 +57,21 @@ function linkReads(
   locales: NonNullable<InverseArgs['through']>['locales'],
   siteLocales: readonly string[],
 ): LinkRead[] {
-  return routes.flatMap(({ field, steps }) =>
+  return routes.flatMap(({ field, steps, holder }) =>
     field.localized
       ? siteLocales
           .filter((locale) => linkCounts(locales, locale))
-          .map((locale) => ({ path: [field.id, locale], steps }))
+          .map((locale) => ({ path: [field.id, locale], steps, holder }))
       : linkCounts(locales, NON_LOCALIZED)
-        ? [{ path: [field.id], steps }]
+        ? [{ path: [field.id], steps, holder }]
         : [],
   );
 }
 
 /**
  * `_allReferencing<Ms>` and `_allReferencing<Ms>Meta` on a model with
- * `inverse_relationships_enabled`, one pair per model whose link or links fields may
- * point at it, its own or inside its blocks at any depth (inverse-routes.ts);
+ * `inverse_relationships_enabled`, one pair per model whose link, links or structured
+ * text fields may point at it, its own or inside its blocks at any depth (inverse-routes.ts);
  * `through: {fields: {anyIn, notIn}}` narrows the routes that count
  * (`blogPost_author`, `docPage_main__chapter_author`), `through: {locales: {anyIn, notIn}}`
  * the locales. Each list and count is loaded for every record of a level in one statement.

@@ -1,13 +1,13 @@
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import { BLOCK_VALIDATORS } from '../../domain/schema/references.ts';
-import type { BlockHolder, BlockStep } from '../resolvers/link-reads.ts';
+import type { BlockHolder, BlockStep, LinkHolder } from '../resolvers/link-reads.ts';
 import type { BlockModels } from './deep-filter-inputs.ts';
 import { camelName } from './names.ts';
 
 /**
- * Where a referencing model's records may link to a target: a link or links field of the
- * model itself (no steps), or one inside blocks the model's fields hold, reached through
- * the steps (`docPage_main__chapter_author`: field `main`, then `author` of `chapter` blocks).
+ * Where a referencing model's records may link to a target: a link, links or structured
+ * text field of the model itself (no steps), or one inside blocks the model's fields hold,
+ * reached through the steps (`docPage_main__chapter_author`: field `main`, then `author` of `chapter` blocks).
  */
 export type LinkRoute = Readonly<{
   /** The `<M>ModelFieldsReferencing<T>Model` value naming the route. */
@@ -15,6 +15,8 @@ export type LinkRoute = Readonly<{
   /** The referencing model's own field the route starts at (its localization counts). */
   field: FilterField;
   steps: readonly BlockStep[];
+  /** How the field the route ends at holds its links. */
+  holder: LinkHolder;
 }>;
 
 /**
@@ -27,9 +29,15 @@ export const MAX_ROUTES = 100;
 /** Blocks nested deeper than this are not searched (DatoCMS caps nesting far below it in practice). */
 export const MAX_ROUTE_DEPTH = 8;
 
+/**
+ * The validator naming the models a field type may link to. A structured text field links
+ * records from its `itemLink` and `inlineItem` nodes (DatoCMS counts them as references:
+ * CMA, "List models referencing another model").
+ */
 const LINK_VALIDATORS: Readonly<Record<string, string>> = {
   link: 'item_item_type',
   links: 'items_item_type',
+  structured_text: 'structured_text_links',
 };
 
 function allowedModels(field: FilterField, validators: readonly string[]): string[] {
@@ -67,7 +75,13 @@ export function linkRoutes(
     visited: ReadonlySet<string>,
   ) => {
     if (routes.length >= MAX_ROUTES) return;
-    if (linksTo(field, target)) routes.push({ name, field: top, steps });
+    if (linksTo(field, target))
+      routes.push({
+        name,
+        field: top,
+        steps,
+        holder: field.field_type === 'structured_text' ? 'dast' : 'ids',
+      });
     if (!isHolder(field.field_type) || steps.length >= MAX_ROUTE_DEPTH) return;
     for (const blockId of new Set(allowedModels(field, BLOCK_VALIDATORS))) {
       const block = blocks.get(blockId);
