@@ -22,13 +22,15 @@ const client = server.client();
 
 let endpoint: string;
 let token: string;
+let previewToken: string;
 const ids: Record<string, string> = {};
 
-function query<T>(document: string, excludeInvalid: boolean) {
+function query<T>(document: string, excludeInvalid: boolean, includeDrafts = false) {
   return executeQuery<T>(document, {
-    token,
+    token: includeDrafts ? previewToken : token,
     graphqlEndpointUrl: endpoint,
     excludeInvalid,
+    includeDrafts,
     autoRetry: false,
   });
 }
@@ -56,6 +58,7 @@ before(async () => {
   await server.ready();
   endpoint = `${server.baseUrl}/graphql`;
   token = await deliveryToken(server.db, { preview: false });
+  previewToken = await deliveryToken(server.db, { preview: true });
   await client.site.update({ locales: ['en', 'it'] });
   const image = await client.uploads.createFromLocalFile({
     localPath: localFile('strict-red.png', await solidImage(300, 100, { r: 200, g: 20, b: 20 })),
@@ -133,7 +136,44 @@ before(async () => {
   for (const id of [rated.id, unrated.id]) await client.items.publish(id);
   // A validator added after publication makes the unrated article's published version invalid.
   await client.fields.update(rating.id, { validators: { required: {} } });
+  await publicationModels();
 });
+
+/**
+ * A model with draft mode whose records hold blocks, and records of models without draft
+ * mode that have no publication times all the same: an author withdrawn through the CMA,
+ * and a note saved while its model still had draft mode.
+ */
+async function publicationModels() {
+  const aside = await client.itemTypes.create({
+    name: 'Aside',
+    api_key: 'aside',
+    modular_block: true,
+  });
+  await buildField(client, { itemTypeId: aside.id, api_key: 'text', field_type: 'string' });
+  const memo = await client.itemTypes.create(
+    { name: 'Memo', api_key: 'memo', draft_mode_active: true },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, {
+    itemTypeId: memo.id,
+    api_key: 'asides',
+    field_type: 'rich_text',
+    validators: { rich_text_blocks: { item_types: [aside.id] } },
+  });
+  const author = await client.itemTypes.find('author');
+  const withdrawn = await client.items.create({ item_type: itemTypeRef(author.id), name: 'Bo' });
+  await client.items.unpublish(withdrawn.id);
+  ids.withdrawn = withdrawn.id;
+  const note = await client.itemTypes.create(
+    { name: 'Note', api_key: 'note', draft_mode_active: true },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, { itemTypeId: note.id, api_key: 'text', field_type: 'string' });
+  const draft = await client.items.create({ item_type: itemTypeRef(note.id), text: 'draft' });
+  await client.itemTypes.update(note.id, { draft_mode_active: false });
+  ids.draftNote = draft.id;
+}
 
 test('strict mode leaves invalid records out of collections, counts and single reads', async () => {
   const document = `{
@@ -235,4 +275,71 @@ test('a strict read serves the narrowed values: sizes, alt, a centred focal poin
       photos: [{ __typename: 'ImageFileField', width: 300 }],
     },
   ]);
+});
+
+test('strict mode promises publication times of models without draft mode only', async () => {
+  const strict = await introspected(true);
+  for (const type of ['ArticleRecord', 'AuthorRecord', 'NoteRecord']) {
+    assert.equal(typeOf(strict, type, '_publishedAt'), 'DateTime!', type);
+    assert.equal(typeOf(strict, type, '_firstPublishedAt'), 'DateTime!', type);
+  }
+  // A model with draft mode, and blocks (whose models never have it), stay nullable.
+  for (const type of ['MemoRecord', 'AsideRecord']) {
+    assert.equal(typeOf(strict, type, '_publishedAt'), 'DateTime', type);
+    assert.equal(typeOf(strict, type, '_firstPublishedAt'), 'DateTime', type);
+  }
+  const lax = await introspected(false);
+  assert.equal(typeOf(lax, 'ArticleRecord', '_publishedAt'), 'DateTime');
+  assert.equal(typeOf(lax, 'ArticleRecord', '_firstPublishedAt'), 'DateTime');
+});
+
+test('a draft of a model without draft mode reads as published when saved, in strict mode', async () => {
+  type Meta = {
+    id: string;
+    _status: string;
+    _createdAt: string;
+    _updatedAt: string;
+    _publishedAt: string | null;
+    _firstPublishedAt: string | null;
+  };
+  const document = `query Drafts($author: ItemId, $note: ItemId) {
+    author(filter: { id: { eq: $author } }) { ...meta }
+    note(filter: { id: { eq: $note } }) { ...meta }
+  }
+  fragment meta on RecordInterface {
+    id _status _createdAt _updatedAt _publishedAt _firstPublishedAt
+  }`;
+  const variables = { author: ids.withdrawn, note: ids.draftNote };
+  const read = (strict: boolean) =>
+    executeQuery<{ author: Meta; note: Meta }>(document, {
+      token: previewToken,
+      graphqlEndpointUrl: endpoint,
+      excludeInvalid: strict,
+      includeDrafts: true,
+      variables,
+      autoRetry: false,
+    });
+  const lax = await read(false);
+  assert.equal(lax.author._status, 'draft');
+  assert.equal(lax.author._publishedAt, null);
+  assert.ok(lax.author._firstPublishedAt, 'the author was published once');
+  assert.equal(lax.note._publishedAt, null);
+  assert.equal(lax.note._firstPublishedAt, null);
+  const strict = await read(true);
+  assert.deepEqual(strict.author, {
+    ...lax.author,
+    _publishedAt: lax.author._updatedAt,
+  });
+  assert.deepEqual(strict.note, {
+    ...lax.note,
+    _publishedAt: lax.note._updatedAt,
+    _firstPublishedAt: lax.note._createdAt,
+  });
+  // Without drafts neither is served: only published versions are.
+  const published = await query<{ author: Meta | null; note: Meta | null }>(
+    `{ author(filter: { id: { eq: "${ids.withdrawn}" } }) { id }
+       note(filter: { id: { eq: "${ids.draftNote}" } }) { id } }`,
+    true,
+  );
+  assert.deepEqual(published, { author: null, note: null });
 });

@@ -16,17 +16,32 @@ import { leanFields } from './lean-config.ts';
 import { camelName, type ModelNames } from './names.ts';
 import { IntType } from './scalars.ts';
 import { recordMetaFields } from './shared-types.ts';
+import { promisesPublication } from './strict-mode.ts';
 
 const iso = (at: Date | null) => (at === null ? null : at.toISOString());
 
-/** The meta fields' values, from the record's columns. */
-function metaResolvers(model: ItemTypeRow, drafts: (context: DeliveryContext) => boolean) {
+/**
+ * The meta fields' values, from the record's columns. When the type promises publication
+ * times (`promisesPublication`), a record that still has none reads as published when its
+ * current version was saved (first when created): only drafts can lack them, a record saved
+ * while its model had draft mode or withdrawn through the CMA, and without draft mode saving
+ * is what publishes.
+ */
+function metaResolvers(
+  model: ItemTypeRow,
+  drafts: (context: DeliveryContext) => boolean,
+  promisedPublication: boolean,
+) {
+  const published = (record: DeliveryRecord) =>
+    record.row.published_at ?? (promisedPublication ? record.row.updated_at : null);
+  const firstPublished = (record: DeliveryRecord) =>
+    record.row.first_published_at ?? (promisedPublication ? record.row.created_at : null);
   return {
     id: (record: DeliveryRecord) => record.row.id,
     _createdAt: (record: DeliveryRecord) => iso(record.row.created_at),
     _updatedAt: (record: DeliveryRecord) => iso(record.row.updated_at),
-    _publishedAt: (record: DeliveryRecord) => iso(record.row.published_at),
-    _firstPublishedAt: (record: DeliveryRecord) => iso(record.row.first_published_at),
+    _publishedAt: (record: DeliveryRecord) => iso(published(record)),
+    _firstPublishedAt: (record: DeliveryRecord) => iso(firstPublished(record)),
     _publicationScheduledAt: (record: DeliveryRecord) => iso(record.row.publication_scheduled_at),
     _unpublishingScheduledAt: (record: DeliveryRecord) => iso(record.row.unpublishing_scheduled_at),
     // The published version is what a read without drafts sees: its status is published.
@@ -106,9 +121,10 @@ export function recordType(
     interfaces: [registry.recordInterface],
     isTypeOf: (record: DeliveryRecord) => record.row.item_type_id === model.id,
     fields: () => {
-      const meta = metaResolvers(model, (context) => context.drafts);
+      const promised = registry.strict && promisesPublication(model);
+      const meta = metaResolvers(model, (context) => context.drafts, promised);
       const config: GraphQLFieldConfigMap<DeliveryRecord, DeliveryContext> = {};
-      for (const [name, definition] of Object.entries(recordMetaFields())) {
+      for (const [name, definition] of Object.entries(recordMetaFields(promised))) {
         config[name] = { ...definition, resolve: meta[name as keyof typeof meta] };
       }
       for (const field of fields) {

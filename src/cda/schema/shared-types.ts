@@ -69,14 +69,17 @@ export const VideoField = new GraphQLObjectType({
   },
 });
 
-/** The meta fields of every record type (`RecordInterface` in DatoCMS's schemas). */
-export const recordMetaFields = () => ({
+/**
+ * The meta fields of every record type (`RecordInterface` in DatoCMS's schemas), with
+ * `_publishedAt` and `_firstPublishedAt` non-null where strict mode promises them.
+ */
+export const recordMetaFields = (publicationPromised = false) => ({
   _createdAt: { type: nonNull(DateTime) },
-  _firstPublishedAt: { type: DateTime },
+  _firstPublishedAt: { type: publicationPromised ? nonNull(DateTime) : DateTime },
   _isValid: { type: nonNull(BooleanType) },
   _modelApiKey: { type: nonNull(GraphQLString) },
   _publicationScheduledAt: { type: DateTime },
-  _publishedAt: { type: DateTime },
+  _publishedAt: { type: publicationPromised ? nonNull(DateTime) : DateTime },
   _status: { type: nonNull(ItemStatus) },
   _unpublishingScheduledAt: { type: DateTime },
   _updatedAt: { type: nonNull(DateTime) },

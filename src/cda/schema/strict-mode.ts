@@ -1,4 +1,5 @@
 import { GraphQLNonNull, type GraphQLOutputType } from 'graphql';
+import type { ItemTypeRow } from '../../db/schema.ts';
 import type { FilterField } from '../../domain/items/model-fields.ts';
 import type { FileGuarantees } from '../uploads/file-type.ts';
 
@@ -14,6 +15,15 @@ export function strictType(field: FilterField, type: GraphQLOutputType): GraphQL
   if (!isRequired(field) || type instanceof GraphQLNonNull) return type;
   return new GraphQLNonNull(type);
 }
+
+/**
+ * Whether the strict type of the model's records promises `_publishedAt` and
+ * `_firstPublishedAt` (`DateTime!`, as DatoCMS's strict schemas type models without draft
+ * mode): without draft mode, saving a record publishes it. Block models stay nullable, as
+ * there.
+ */
+export const promisesPublication = (model: ItemTypeRow) =>
+  !model.draft_mode_active && !model.modular_block;
 
 /**
  * What a valid record's file or gallery value guarantees of its uploads: an image imgix
