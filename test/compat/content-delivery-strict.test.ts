@@ -15,7 +15,8 @@ import { useTestServer } from '../support/server.ts';
 
 // Strict mode (`X-Exclude-Invalid: true`) through @datocms/cda-client: invalid records are
 // left out, and the schema's types promise what valid records hold (DatoCMS's strict
-// schemas: required fields non-null, `ImageFileField` and its alt/title variants).
+// schemas: required fields non-null, `ImageFileField`, `VideoFileField` and their alt/title
+// variants, publication times of models without draft mode).
 
 const server = useTestServer();
 const client = server.client();
@@ -137,7 +138,58 @@ before(async () => {
   // A validator added after publication makes the unrated article's published version invalid.
   await client.fields.update(rating.id, { validators: { required: {} } });
   await publicationModels();
+  await clipModel(image.id);
 });
+
+/**
+ * A clip: a video file whose title is required, and an SEO field requiring all its parts
+ * (`required_seo_fields`), with a valid record.
+ */
+async function clipModel(imageId: string) {
+  const video = await client.uploads.createFromLocalFile({
+    localPath: localFile('strict-clip.mp4', Buffer.from('not really a video')),
+    default_field_metadata: {
+      alt: { en: null, it: null },
+      title: { en: 'A clip', it: 'Una clip' },
+      custom_data: {},
+      focal_point: null,
+    },
+  });
+  const clip = await client.itemTypes.create(
+    { name: 'Clip', api_key: 'clip' },
+    { skip_menu_item_creation: true },
+  );
+  await buildField(client, {
+    itemTypeId: clip.id,
+    api_key: 'footage',
+    field_type: 'file',
+    validators: {
+      extension: { predefined_list: 'video' },
+      required_alt_title: { alt: false, title: true },
+    },
+  });
+  await buildField(client, {
+    itemTypeId: clip.id,
+    api_key: 'reel',
+    field_type: 'gallery',
+    validators: { extension: { predefined_list: 'video' } },
+  });
+  await buildField(client, {
+    itemTypeId: clip.id,
+    api_key: 'seo',
+    field_type: 'seo',
+    validators: {
+      required_seo_fields: { title: true, description: true, image: true, twitter_card: true },
+    },
+  });
+  const record = await client.items.create({
+    item_type: itemTypeRef(clip.id),
+    footage: { upload_id: video.id },
+    reel: [{ upload_id: video.id }],
+    seo: { title: 'Clip', description: 'A clip', image: imageId, twitter_card: 'summary' },
+  });
+  ids.clip = record.id;
+}
 
 /**
  * A model with draft mode whose records hold blocks, and records of models without draft
@@ -342,4 +394,55 @@ test('a draft of a model without draft mode reads as published when saved, in st
     true,
   );
   assert.deepEqual(published, { author: null, note: null });
+});
+
+test('strict mode types video file fields VideoFileField, their video and sizes nullable', async () => {
+  const strict = await introspected(true);
+  assert.equal(typeOf(strict, 'ClipRecord', 'footage'), 'VideoTitleFileField');
+  assert.equal(typeOf(strict, 'ClipRecord', 'reel'), '[VideoFileField!]!');
+  // DatoCMS promises these (Mux, probed sizes); no video is probed or streamed here.
+  assert.equal(typeOf(strict, 'VideoFileField', 'video'), 'UploadVideoField');
+  assert.equal(typeOf(strict, 'VideoFileField', 'width'), 'IntType');
+  assert.equal(typeOf(strict, 'VideoFileField', 'height'), 'IntType');
+  assert.equal(typeOf(strict, 'VideoTitleFileField', 'title'), 'String!');
+  const lax = await introspected(false);
+  assert.equal(typeOf(lax, 'ClipRecord', 'footage'), 'FileField');
+  assert.equal(lax.getType('VideoFileField'), undefined);
+  const data = await query<{ clip: Record<string, unknown> }>(
+    `{ clip(filter: { id: { eq: "${ids.clip}" } }) {
+      footage { __typename title video { muxPlaybackId } }
+      reel { __typename ... on VideoFileField { mimeType } }
+    } }`,
+    true,
+  );
+  assert.deepEqual(data.clip, {
+    footage: { __typename: 'VideoTitleFileField', title: 'A clip', video: null },
+    reel: [{ __typename: 'VideoFileField', mimeType: 'video/mp4' }],
+  });
+});
+
+test('strict mode does not narrow SeoField for required_seo_fields, as DatoCMS does not', async () => {
+  // DatoCMS's strict schemas and the code generated from them type every SEO value as the
+  // one `SeoField`, whose parts are nullable, whatever the field's validators.
+  const strict = await introspected(true);
+  assert.equal(typeOf(strict, 'ClipRecord', 'seo'), 'SeoField');
+  for (const name of ['title', 'description', 'twitterCard']) {
+    assert.equal(typeOf(strict, 'SeoField', name), 'String');
+  }
+  assert.equal(typeOf(strict, 'SeoField', 'image'), 'FileField');
+  const data = await query<{ clip: Record<string, unknown> }>(
+    `{ clip(filter: { id: { eq: "${ids.clip}" } }) {
+      seo { __typename title description twitterCard image { __typename width } }
+    } }`,
+    true,
+  );
+  assert.deepEqual(data.clip, {
+    seo: {
+      __typename: 'SeoField',
+      title: 'Clip',
+      description: 'A clip',
+      twitterCard: 'summary',
+      image: { __typename: 'FileField', width: 300 },
+    },
+  });
 });

@@ -26,10 +26,9 @@ export const promisesPublication = (model: ItemTypeRow) =>
   !model.draft_mode_active && !model.modular_block;
 
 /**
- * What a valid record's file or gallery value guarantees of its uploads: an image imgix
- * transforms (`extension` of `transformable_image`), an `alt`, a `title`
- * (`required_alt_title`). Video files stay `FileField`: no video is streamed here, so
- * `video` could not be promised.
+ * What a valid record's file or gallery value guarantees of its uploads, from its
+ * validators: an image imgix transforms or a video (`extension` of `transformable_image`
+ * or `video`), an `alt`, a `title` (`required_alt_title`).
  */
 export function fileGuarantees(field: FilterField): FileGuarantees {
   const extension = field.validators.extension as { predefined_list?: unknown } | undefined;
@@ -38,6 +37,7 @@ export function fileGuarantees(field: FilterField): FileGuarantees {
     | undefined;
   return {
     image: extension?.predefined_list === 'transformable_image',
+    video: extension?.predefined_list === 'video',
     alt: altTitle?.alt === true,
     title: altTitle?.title === true,
   };

@@ -182,6 +182,12 @@ function fileFields(siteLocale: GraphQLEnumType): Fields {
 export type FileGuarantees = Readonly<{
   /** `extension` limited to images imgix can transform. */
   image: boolean;
+  /**
+   * `extension` limited to videos. DatoCMS's `VideoFileField` promises `width`, `height`
+   * and `video` (Mux); no video is probed or streamed here, so they stay nullable: the
+   * variant is the type name generated code and fragments (`on VideoFileField`) expect.
+   */
+  video: boolean;
   /** `required_alt_title` with `alt` / `title`. */
   alt: boolean;
   title: boolean;
@@ -221,8 +227,8 @@ export type FileTypes = Readonly<{
   FileField: GraphQLObjectType;
   /**
    * `FileField`, or in strict mode the narrowed variant DatoCMS names
-   * `[Image][Alt][Title]FileField` (`ImageFileField`, `AltFileField`,
-   * `ImageAltTitleFileField` …), made once per schema.
+   * `[Image|Video][Alt][Title]FileField` (`ImageFileField`, `AltFileField`,
+   * `VideoAltTitleFileField` …), made once per schema.
    */
   guaranteed: (guarantees: FileGuarantees) => GraphQLObjectType;
 }>;
@@ -244,7 +250,8 @@ export function fileTypes(siteLocale: GraphQLEnumType): FileTypes {
   });
   const variants = new Map<string, GraphQLObjectType>();
   const guaranteed = (guarantees: FileGuarantees) => {
-    const name = `${guarantees.image ? 'Image' : ''}${guarantees.alt ? 'Alt' : ''}${guarantees.title ? 'Title' : ''}FileField`;
+    const kind = guarantees.image ? 'Image' : guarantees.video ? 'Video' : '';
+    const name = `${kind}${guarantees.alt ? 'Alt' : ''}${guarantees.title ? 'Title' : ''}FileField`;
     if (name === 'FileField') return FileField;
     let variant = variants.get(name);
     if (!variant) {
