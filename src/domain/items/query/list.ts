@@ -97,9 +97,10 @@ type PageEntry = {
 /**
  * The one statement that reads every matching record: the page's ids in order, the total
  * (`count(*) over ()`, so the filter is scanned once; or the kept counts, `counts`), and
- * each page record's size: its values as JSON text (the published ones when asked, which
- * hold their blocks inline), with its blocks' values when read nested. The sizes are
- * measured on the page's rows only, after the limit.
+ * each page record's size, the column the database keeps with each write (environment
+ * migration 0019): its values as JSON text, the published ones when asked (which hold
+ * their blocks inline). The page's order is a bounded sort (top-N) of the matches.
+ * Read nested, the page's current blocks are summed too, on the page's rows only.
  */
 function pageStatement(
   db: EnvQueryable,
@@ -112,38 +113,35 @@ function pageStatement(
     counts: RawBuilder<string> | null;
   },
 ): Promise<PageEntry[]> {
+  const bytes = page.read.version === 'published' ? 'published_bytes' : 'values_bytes';
+  const withBlocks = page.read.nested && page.read.version === 'current';
   const keys = sql.join([
     ...page.order.map((rule) => sql`${rule.expression} ${sql.raw(rule.direction)}`),
     sql`seq`,
   ]);
   let chosen = db
     .selectFrom('items')
-    .select('id')
-    // The page's order, kept for the outer statement (the same sort as the page's).
-    .select(sql<string>`row_number() over (order by ${keys})`.as('n'))
+    .select(['id', `${bytes} as bytes`])
     .select((page.counts ?? sql<string>`count(*) over ()`).as('total'))
+    // The page's order, kept for the outer statement that sums blocks.
+    .$if(withBlocks, (query) =>
+      query.select(sql<string>`row_number() over (order by ${keys})`.as('n')),
+    )
     .where(page.where);
   for (const rule of page.order) chosen = chosen.orderBy(rule.expression, rule.direction);
-  const chosenPage = chosen.orderBy('seq').limit(page.limit).offset(page.offset).as('page');
-  // Sizes the database keeps with each write (environment migration 0019).
-  const bytes = page.read.version === 'published' ? 'published_bytes' : 'values_bytes';
-  const withBlocks = page.read.nested && page.read.version === 'current';
+  chosen = chosen.orderBy('seq').limit(page.limit).offset(page.offset);
+  if (!withBlocks) return chosen.execute() as Promise<PageEntry[]>;
   return db
-    .selectFrom(chosenPage)
-    .innerJoin('items', 'items.id', 'page.id')
-    .select(['page.id', 'page.total', `items.${bytes} as bytes`])
-    .$if(withBlocks, (query) =>
-      query.select((eb) =>
-        eb
-          .selectFrom('blocks')
-          .select((inner) =>
-            inner.fn
-              .coalesce(inner.fn.sum<string>('blocks.values_bytes'), sql<string>`0`)
-              .as('sum'),
-          )
-          .whereRef('blocks.item_id', '=', 'items.id')
-          .as('block_bytes'),
-      ),
+    .selectFrom(chosen.as('page'))
+    .select(['page.id', 'page.total', 'page.bytes'])
+    .select((eb) =>
+      eb
+        .selectFrom('blocks')
+        .select((inner) =>
+          inner.fn.coalesce(inner.fn.sum<string>('blocks.values_bytes'), sql<string>`0`).as('sum'),
+        )
+        .whereRef('blocks.item_id', '=', 'page.id')
+        .as('block_bytes'),
     )
     .orderBy('page.n')
     .execute() as Promise<PageEntry[]>;
