@@ -80,8 +80,7 @@ export async function findRecords(
       .select(META_COLUMNS)
       .select(versionColumns(context.drafts))
       .where(where);
-    for (const rule of rules)
-      statement = statement.orderBy(rule.expression, rule.direction);
+    for (const rule of rules) statement = statement.orderBy(rule.expression, rule.direction);
     // A stable order whatever the sort keys: equal keys would otherwise page unpredictably.
     return statement.orderBy('id').limit(page.first).offset(page.skip).execute();
   });
