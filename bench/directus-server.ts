@@ -1,10 +1,12 @@
 // Directus 11.3.5 as the benches run it: installed on first use into .cache/ (npm, about
 // 500 MB; its SQLite driver is built from source when npm runs no install scripts), then
-// bootstrapped into a database and started with its defaults.
+// bootstrapped into a database and started with its defaults, but for where it stores
+// uploaded files: a scratch folder of the run's own, removed when it stops.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INSTALL_ROOT } from '../src/paths.ts';
@@ -53,6 +55,20 @@ export type DirectusDatabase =
 
 /** Bootstraps Directus into the database (migrations, admin with TOKEN) and starts it. */
 export async function startDirectus(database: DirectusDatabase): Promise<RunningDirectus> {
+  // Its default, ./uploads, is inside the shared install (the process's working directory).
+  const uploads = mkdtempSync(join(tmpdir(), 'directus-uploads-'));
+  try {
+    return await bootstrapAndStart(database, uploads);
+  } catch (error) {
+    rmSync(uploads, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function bootstrapAndStart(
+  database: DirectusDatabase,
+  uploads: string,
+): Promise<RunningDirectus> {
   const port = await freePort();
   const env = {
     PATH: process.env.PATH ?? '',
@@ -67,6 +83,7 @@ export async function startDirectus(database: DirectusDatabase): Promise<Running
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'warn',
     TELEMETRY: 'false',
+    STORAGE_LOCAL_ROOT: uploads,
   };
   // Not spawnSync: a bench may serve Directus's database connection itself (a counting
   // proxy, bench/statement-counter.ts), which a blocked event loop would stall.
@@ -108,9 +125,11 @@ export async function startDirectus(database: DirectusDatabase): Promise<Running
     baseUrl,
     child,
     stop: async () => {
-      if (child.exitCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await once(child, 'exit');
+      }
+      rmSync(uploads, { recursive: true, force: true });
     },
   };
 }
