@@ -1,6 +1,8 @@
 // The Directus 11 side of bench/cda.ts: the same blog (1,000 posts, 10 authors, 20 tags,
-// a link to the previous post, the body and its quote as JSON) made through Directus's
-// REST API, and the same pages asked of its GraphQL API (/graphql).
+// the same cover images, a link to the previous post, the body and its quote as JSON)
+// made through Directus's REST API, and the same pages asked of its GraphQL API (/graphql).
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { TOKEN } from './directus-server.ts';
 
 async function call(baseUrl: string, method: string, path: string, body?: unknown) {
@@ -22,7 +24,10 @@ const id = {
 };
 const input = (field: string, type = 'string') => ({ field, type, meta: {}, schema: {} });
 
-/** Collections author, tag, post (with author and previous m2o, tags m2m through post_tags). */
+/**
+ * Collections author, tag, post (with author and previous m2o, cover m2o to
+ * directus_files, tags m2m through post_tags).
+ */
 async function createSchema(baseUrl: string) {
   const post = (method: string, path: string, body: unknown) => call(baseUrl, method, path, body);
   await post('POST', '/collections', {
@@ -49,6 +54,12 @@ async function createSchema(baseUrl: string) {
       input('content', 'json'),
       input('author', 'integer'),
       input('previous', 'integer'),
+      {
+        field: 'cover',
+        type: 'uuid',
+        meta: { interface: 'file-image', special: ['file'] },
+        schema: {},
+      },
     ],
   });
   await post('POST', '/collections', {
@@ -66,6 +77,12 @@ async function createSchema(baseUrl: string) {
     collection: 'post',
     field: 'previous',
     related_collection: 'post',
+  });
+  await post('POST', '/relations', {
+    collection: 'post',
+    field: 'cover',
+    related_collection: 'directus_files',
+    schema: { on_delete: 'SET NULL' },
   });
   await post('POST', '/fields/post', {
     field: 'tags',
@@ -88,11 +105,35 @@ async function createSchema(baseUrl: string) {
   });
 }
 
+/** Uploads each file through `POST /files` (multipart, the file last); their ids in order. */
+async function uploadFiles(baseUrl: string, paths: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const path of paths) {
+    const form = new FormData();
+    form.append('title', basename(path));
+    form.append('file', new Blob([readFileSync(path)], { type: 'image/jpeg' }), basename(path));
+    const response = await fetch(`${baseUrl}/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: form,
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`directus POST /files: ${response.status} ${text}`);
+    ids.push((JSON.parse(text) as { data: { id: string } }).data.id);
+  }
+  return ids;
+}
+
 const ids = (created: { data: unknown }) => (created.data as { id: number }[]).map((row) => row.id);
 
-/** The blog, as bench/cda.ts makes it in Fieldhouse. */
-export async function buildDirectusBlog(baseUrl: string, posts: number): Promise<void> {
+/** The blog, as bench/cda.ts makes it in Fieldhouse, its covers cycling through `coverPaths`. */
+export async function buildDirectusBlog(
+  baseUrl: string,
+  posts: number,
+  coverPaths: readonly string[],
+): Promise<void> {
   await createSchema(baseUrl);
+  const covers = await uploadFiles(baseUrl, coverPaths);
   const create = async (collection: string, rows: unknown[]) =>
     ids((await call(baseUrl, 'POST', `/items/${collection}`, rows)) as { data: unknown });
   const authors = await create(
@@ -111,6 +152,7 @@ export async function buildDirectusBlog(baseUrl: string, posts: number): Promise
         slug: `post-${i}`,
         published_on: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
         author: authors[i % authors.length],
+        cover: covers[i % covers.length],
         previous,
         tags: [{ tag_id: tags[i % tags.length] }, { tag_id: tags[(i + 7) % tags.length] }],
         content: { body: `Body of post ${i}`, blocks: [{ type: 'quote', text: `Quote ${i}` }] },
@@ -120,10 +162,32 @@ export async function buildDirectusBlog(baseUrl: string, posts: number): Promise
   }
 }
 
+// Directus has no responsiveImage: a front-end builds its <img> URLs itself from the file's
+// id (/assets/<id>?width=…) and has no placeholder to ask for, so the list page selects the
+// file's own fields a front-end needs for that instead.
 export const DIRECTUS_LIST_PAGE = `{ post(limit: 20, sort: ["-published_on"]) {
-  id title slug published_on author { name } tags { tag_id { name } } } }`;
+  id title slug published_on cover { id filename_disk width height title }
+  author { name } tags { tag_id { name } } } }`;
 export const DIRECTUS_POST_PAGE = `query ($slug: String) { post(filter: {slug: {_eq: $slug}}, limit: 1) {
   title author { name } tags { tag_id { name } } content previous { slug } } }`;
+
+type ListedPost = {
+  slug?: string;
+  cover?: { id?: string; width?: number | null; height?: number | null } | null;
+};
+
+/**
+ * Throws unless the list page answered `expected` posts, each with its cover file and
+ * that file's dimensions (which Directus reads from the image when it is uploaded).
+ */
+export function checkDirectusCovers(data: unknown, expected: number): void {
+  const posts = (data as { post?: ListedPost[] } | null)?.post ?? [];
+  if (posts.length !== expected)
+    throw new Error(`directus: the list page answered ${posts.length} posts`);
+  for (const post of posts)
+    if (!post.cover?.id || !post.cover.width || !post.cover.height)
+      throw new Error(`directus: ${post.slug} has no cover with its dimensions`);
+}
 
 /** `post { previous { … { title } } }`, `depth` levels of records. */
 export function directusDepthQuery(depth: number, first: number): string {

@@ -1,7 +1,10 @@
 // Benchmark: the Content Delivery API (GraphQL) on a blog of 1,000 posts (authors, tags,
-// structured text with blocks) made through the CMA client:
+// cover images, structured text with blocks) made through the CMA client:
 //   - p50 of a list page query (20 posts with author, cover responsiveImage, tags) and of
 //     a post page query (by slug: structured text value, blocks, links), through HTTP;
+//     the covers are 20 distinct 800×600 JPEGs uploaded to each server, and the bench
+//     fails if any listed post's cover comes back without its image (and, here, its
+//     base64 placeholder);
 //   - the first query after a schema change (a new field) against a warm one;
 //   - building the schema of 1,000 models × 30 fields (in process): time and heap per
 //     cached schema;
@@ -28,12 +31,14 @@ import type { ItemTypeRow } from '../src/db/schema.ts';
 import type { FilterField } from '../src/domain/items/model-fields.ts';
 import {
   buildDirectusBlog,
+  checkDirectusCovers,
   DIRECTUS_LIST_PAGE,
   DIRECTUS_POST_PAGE,
   directusDepthQuery,
   directusQuery,
 } from './cda-directus.ts';
 import { CLIENTS, type ScaleRun, scaleOut } from './cda-scale.ts';
+import { makeCoverImages } from './cover-images.ts';
 import { installDirectus, startDirectus } from './directus-server.ts';
 import { startFieldhouse } from './fieldhouse-schema-api.ts';
 import { type StatementCounter, startStatementCounter } from './statement-counter.ts';
@@ -52,6 +57,9 @@ const SCALE_SECONDS = Number(values.scale);
 const POSTS = Number(values.posts);
 const SAMPLES = Number(values.samples);
 const ADMIN = 'bench-admin-token-cda-000001';
+const COVERS = 20;
+/** Posts the list page answers (its `first: 20`, fewer on a smaller blog). */
+const LISTED = Math.min(20, POSTS);
 
 const LIST_PAGE = `{ allBlogPosts(first: 20, orderBy: publishedOn_DESC) {
   id title slug publishedOn
@@ -63,7 +71,36 @@ const POST_PAGE = `query ($slug: String) { blogPost(filter: {slug: {eq: $slug}})
 
 const itemType = (id: string) => ({ type: 'item_type' as const, id });
 
-async function buildBlog(client: Client) {
+type ListedPost = {
+  slug?: string;
+  coverImage?: { responsiveImage?: { src?: string; base64?: string | null } | null } | null;
+};
+
+/**
+ * Throws unless the list page answered its 20 posts (or all, on a smaller blog), each
+ * with a cover whose responsiveImage has a URL and a base64 placeholder: a blog whose
+ * covers went missing would otherwise be measured, faster, without anyone noticing.
+ */
+function checkCovers(data: unknown): void {
+  const posts = (data as { allBlogPosts?: ListedPost[] } | null)?.allBlogPosts ?? [];
+  if (posts.length !== LISTED) throw new Error(`the list page answered ${posts.length} posts`);
+  for (const post of posts) {
+    const image = post.coverImage?.responsiveImage;
+    if (!image?.src || !image.base64?.startsWith('data:image/'))
+      throw new Error(`${post.slug}: no cover responsiveImage with a base64 placeholder`);
+  }
+}
+
+/** The covers uploaded through the CMA client, one upload each, in order. */
+async function uploadCovers(client: Client, paths: readonly string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const localPath of paths)
+    ids.push((await client.uploads.createFromLocalFile({ localPath })).id);
+  return ids;
+}
+
+async function buildBlog(client: Client, coverPaths: readonly string[]) {
+  const covers = await uploadCovers(client, coverPaths);
   const author = await client.itemTypes.create({ name: 'Author', api_key: 'author' });
   await client.fields.create(author.id, { label: 'Name', api_key: 'name', field_type: 'string' });
   const tag = await client.itemTypes.create({ name: 'Tag', api_key: 'tag' });
@@ -122,6 +159,7 @@ async function buildBlog(client: Client) {
           title: `Post ${i}`,
           slug: `post-${i}`,
           published_on: new Date(Date.UTC(2020, 0, 1) + i * 86_400_000).toISOString().slice(0, 10),
+          cover_image: { upload_id: covers[i % covers.length] },
           author: authors[i % authors.length]?.id,
           tags: [tags[i % tags.length]?.id, tags[(i + 7) % tags.length]?.id],
           content: {
@@ -311,7 +349,7 @@ function schemaBuild() {
 }
 
 /** Fieldhouse's side: the blog, its pages, the schema change, the statements by depth. */
-async function fieldhouseSide(engine: 'embedded' | 'postgres') {
+async function fieldhouseSide(engine: 'embedded' | 'postgres', coverPaths: readonly string[]) {
   const database = await benchDatabase(engine);
   // The scale-out run measures throughput: no proxy in the way of either process.
   const counter =
@@ -324,7 +362,7 @@ async function fieldhouseSide(engine: 'embedded' | 'postgres') {
   );
   try {
     const client = fieldhouse.client;
-    const { postModel } = await buildBlog(client);
+    const { postModel } = await buildBlog(client, coverPaths);
     const editor = (await client.roles.list()).find((role) => role.name === 'Admin');
     const token = await client.accessTokens.create({
       name: `CDA ${randomUUID()}`,
@@ -341,6 +379,7 @@ async function fieldhouseSide(engine: 'embedded' | 'postgres') {
         variables,
         autoRetry: false,
       });
+    checkCovers(await run(LIST_PAGE)());
     const list = await latency(run(LIST_PAGE), fieldhouse.pid);
     const page = await latency(
       run(POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }),
@@ -370,7 +409,10 @@ async function fieldhouseSide(engine: 'embedded' | 'postgres') {
 }
 
 /** Directus's side, on PostgreSQL (through the counter) or SQLite. */
-async function directusSide(engine: 'embedded' | 'postgres'): Promise<Side> {
+async function directusSide(
+  engine: 'embedded' | 'postgres',
+  coverPaths: readonly string[],
+): Promise<Side> {
   installDirectus();
   const database = engine === 'postgres' ? await benchDatabase('postgres') : null;
   const counter =
@@ -382,10 +424,11 @@ async function directusSide(engine: 'embedded' | 'postgres'): Promise<Side> {
       : { DB_CLIENT: 'sqlite3', DB_FILENAME: join(scratch, 'directus.db') },
   );
   try {
-    await buildDirectusBlog(directus.baseUrl, POSTS);
+    await buildDirectusBlog(directus.baseUrl, POSTS, coverPaths);
     const run = (query: string, variables?: Record<string, unknown>) => () =>
       directusQuery(directus.baseUrl, query, variables);
     const pid = directus.child.pid ?? 0;
+    checkDirectusCovers(await run(DIRECTUS_LIST_PAGE)(), LISTED);
     const list = await latency(run(DIRECTUS_LIST_PAGE), pid);
     const page = await latency(
       run(DIRECTUS_POST_PAGE, { slug: `post-${Math.floor(POSTS / 2)}` }),
@@ -403,13 +446,23 @@ async function directusSide(engine: 'embedded' | 'postgres'): Promise<Side> {
   }
 }
 
+/** Each server's side on the same cover images, made for the run and removed after it. */
+async function measureSides(engine: 'embedded' | 'postgres', servers: readonly string[]) {
+  const covers = await makeCoverImages(COVERS);
+  try {
+    // Directus first: the shorter set-up, so a failing install shows at once.
+    const peer = servers.includes('directus') ? await directusSide(engine, covers.paths) : null;
+    return { peer, own: await fieldhouseSide(engine, covers.paths) };
+  } finally {
+    covers.remove();
+  }
+}
+
 async function main() {
   const build = schemaBuild();
   const engine = values.engine === 'postgres' ? 'postgres' : 'embedded';
   const servers = (values.servers ?? '').split(',');
-  // Directus first: the shorter set-up, so a failing install shows at once.
-  const peer = servers.includes('directus') ? await directusSide(engine) : null;
-  const own = await fieldhouseSide(engine);
+  const { peer, own } = await measureSides(engine, servers);
   const peerName = engine === 'postgres' ? 'Directus 11 (PostgreSQL)' : 'Directus 11 (SQLite)';
   const ratio = (a: number, b: number | undefined) =>
     b === undefined ? '' : `${(a / b).toFixed(2)}×`;
