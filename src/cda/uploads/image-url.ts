@@ -1,4 +1,5 @@
 import { thumbHashToDataURL } from 'thumbhash';
+import { BoundedMemo } from '../../bounded-memo.ts';
 import { type ImgixArgs, imgixQuery } from './imgix-params.ts';
 
 /** What an image URL is built from: where the file is served and what is known of it. */
@@ -125,14 +126,22 @@ export type ResponsiveImageValue = Readonly<{
   bgColor: string | null;
 }>;
 
+/**
+ * Placeholders by thumbhash: rendering one (a tiny PNG, deflated and base64-encoded) took
+ * 0.2 ms, twenty times on a list page of covers, the same images every time. Each is 1–3 KB.
+ */
+const placeholders = new BoundedMemo<string, string | null>(1000);
+
 /** A placeholder for the image: the thumbhash rendered as a tiny PNG data URI. */
 export function placeholderDataUri(thumbhash: string | null): string | null {
   if (!thumbhash) return null;
-  try {
-    return thumbHashToDataURL(Buffer.from(thumbhash, 'base64'));
-  } catch {
-    return null;
-  }
+  return placeholders.get(thumbhash, () => {
+    try {
+      return thumbHashToDataURL(Buffer.from(thumbhash, 'base64'));
+    } catch {
+      return null;
+    }
+  });
 }
 
 /**
