@@ -8,13 +8,18 @@ import { vacuumTablesWithDeadRows } from './embedded-vacuum.ts';
 // every record of the model, then a sort (0.3–0.4 s) instead of an index scan (~1 ms).
 // This does autovacuum's analyze, with its default threshold: a table is analyzed once
 // more than 50 rows + 10 % of its rows changed since its last analyze.
-const CHANGED_ROWS = sql`n_mod_since_analyze > 50 + 0.1 * n_live_tup`;
+const CHANGED_ROWS = sql`s.n_mod_since_analyze > 50 + 0.1 * s.n_live_tup`;
+// PGlite keeps no activity counts across a restart (they start again from zero), so a table
+// filled and then reopened before its first analyze would wait for as many changes again:
+// a table never analyzed (`reltuples` -1, kept in the catalog) is analyzed in any case.
+const NEVER_ANALYZED = sql`c.reltuples < 0`;
 
-/** Analyzes every table changed enough since its last analyze; returns their names. */
+/** Analyzes every table changed enough since its last analyze, or never analyzed; returns their names. */
 export async function analyzeChangedTables(db: Db): Promise<string[]> {
   const changed = await sql<{ name: string }>`
-    SELECT quote_ident(schemaname) || '.' || quote_ident(relname) AS name
-    FROM pg_stat_user_tables WHERE ${CHANGED_ROWS}`.execute(db);
+    SELECT quote_ident(s.schemaname) || '.' || quote_ident(s.relname) AS name
+    FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid
+    WHERE ${CHANGED_ROWS} OR ${NEVER_ANALYZED}`.execute(db);
   const analyzed: string[] = [];
   for (const { name } of changed.rows) {
     try {
