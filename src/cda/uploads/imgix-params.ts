@@ -7,6 +7,7 @@ import {
   GraphQLNonNull,
   GraphQLString,
 } from 'graphql';
+import { BoundedMemo } from '../../bounded-memo.ts';
 import { BooleanType, FloatType, IntType } from '../schema/scalars.ts';
 
 /**
@@ -142,9 +143,13 @@ export const ImgixParams = new GraphQLInputObjectType({
 
 export type ImgixArgs = Readonly<Record<string, unknown>>;
 
+// Names are ImgixParams' own fields (the arguments were validated against it), spelled
+// again for every URL of every srcSet: kept once spelled.
+const imgixNames = new BoundedMemo<string, string>(1000);
+
 /** `fpX` → `fp-x`, `txtLineColor` → `txt-line-color`, `gifQ` → `gif-q`. */
 export function imgixName(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  return imgixNames.get(name, () => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`));
 }
 
 /** The query parameters of an `ImgixParams` value, in imgix's spelling, sorted by name. */
