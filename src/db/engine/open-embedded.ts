@@ -12,6 +12,7 @@ import type { ProjectDatabase } from '../schema.ts';
 import { openEmbedded } from './embedded.ts';
 import { autovacuumEvery } from './embedded-analyze.ts';
 import { batchedProtocol } from './embedded-protocol.ts';
+import { registerEngine } from './engine-of.ts';
 import { acquireLockFile } from './lock-file.ts';
 
 // How often the embedded engine looks for tables to vacuum or analyze (embedded-analyze.ts):
@@ -40,6 +41,7 @@ export async function openEmbeddedDatabase(
       dialect: new FoldedBeginDialect(pool),
       log: queryCounter,
     });
+    registerEngine(db, 'embedded');
     const stopAutovacuum = autovacuumEvery(db, AUTOVACUUM_INTERVAL_MS);
     return {
       db,

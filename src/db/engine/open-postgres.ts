@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { DatabaseHandle } from '../client.ts';
 import { FoldedBeginDialect } from '../query/folded-begin-dialect.ts';
 import { queryCounter } from '../query/query-count.ts';
+import { registerEngine } from './engine-of.ts';
 import './pg-types.ts';
 import type { ProjectDatabase } from '../schema.ts';
 
@@ -18,6 +19,7 @@ export function openPostgres(url: string, poolSize: number): DatabaseHandle {
     dialect: new FoldedBeginDialect(pool),
     log: queryCounter,
   });
+  registerEngine(db, 'postgres');
   return {
     db,
     engine: 'postgres',
