@@ -122,13 +122,19 @@ export const EXISTS: Operators = {
   exists: (v, arg, what) => (bool(arg, what) ? present(v.json) : not(present(v.json))),
 };
 
-/** eq/neq/gt/lt/gte/lte on a cast of the text; `parse` checks and converts the argument. */
-export function ordered(cast: 'numeric' | 'date', parse: (arg: unknown, what: string) => unknown) {
-  const typed = (v: Operand) => sql`(${v.text})::${sql.raw(cast)}`;
+/**
+ * eq/neq/gt/lt/gte/lte of `typed(value)` against the argument as `argument` checks and
+ * writes it. What `typed` writes is what a value index can hold (value-indexes.ts), so
+ * it is written the same way there.
+ */
+function ordered(
+  typed: (v: Operand) => RawBuilder<unknown>,
+  argument: (arg: unknown, what: string) => RawBuilder<unknown>,
+) {
   const compare =
     (op: string): Operator =>
     (v, arg, what) =>
-      sql<SqlBool>`(${typed(v)} ${sql.raw(op)} ${parse(arg, what)}::${sql.raw(cast)})`;
+      sql<SqlBool>`(${typed(v)} ${sql.raw(op)} ${argument(arg, what)})`;
   return {
     ...EXISTS,
     eq: compare('='),
@@ -139,6 +145,23 @@ export function ordered(cast: 'numeric' | 'date', parse: (arg: unknown, what: st
     lte: compare('<='),
   } satisfies Operators;
 }
+
+/** Numbers (integer, float, a record's position): the value's text cast to numeric. */
+export const NUMBER_OPERATORS = ordered(
+  (v) => sql`(${v.text})::numeric`,
+  (arg, what) => sql`${number(arg, what)}::numeric`,
+);
+
+/**
+ * Dates: every stored date is `YYYY-MM-DD` (checked on write, and what a date-time's
+ * conversion keeps), whose byte order is the calendar's, so they compare as text in the
+ * C collation: the same rows as a cast to date, in an expression an index can hold
+ * (a cast of text to date depends on DateStyle, so PostgreSQL cannot index it).
+ */
+const DATE_OPERATORS = ordered(
+  (v) => sql`(${v.text} COLLATE "C")`,
+  (arg, what) => sql`${date(arg, what)}`,
+);
 
 /** Date-time operators: the argument is truncated to its minute; eq means within that minute. */
 export function dateTimeOperators(typed: (v: Operand) => RawBuilder<unknown>): Operators {
@@ -263,9 +286,9 @@ export const FIELD_OPERATORS: Readonly<Record<FieldType, Operators>> = {
         ? sql<SqlBool>`(${v.json} = 'true'::jsonb)`
         : not(sql<SqlBool>`(${v.json} = 'true'::jsonb)`),
   },
-  integer: ordered('numeric', number),
-  float: ordered('numeric', number),
-  date: ordered('date', date),
+  integer: NUMBER_OPERATORS,
+  float: NUMBER_OPERATORS,
+  date: DATE_OPERATORS,
   date_time: { ...EXISTS, ...dateTimeOperators((v) => sql`(${v.text})::timestamptz`) },
   string: { ...EQUALITY, ...MATCHING },
   text: MATCHING,

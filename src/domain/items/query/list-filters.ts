@@ -16,19 +16,23 @@ import {
   inList,
   isObject,
   list,
+  NUMBER_OPERATORS,
   not,
-  number,
   type Operand,
   type Operator,
   type Operators,
-  ordered,
   structuredText,
   text,
   valuesOperand,
 } from './filter-operators.ts';
 import { localesConditions } from './locales-filter.ts';
 import { filterFieldsKept } from './schema-reads.ts';
-import { ensureValueIndexes, type ValueIndex, type ValuesColumn } from './value-indexes.ts';
+import {
+  ensureValueIndexes,
+  type ValueIndex,
+  type ValueIndexKind,
+  type ValuesColumn,
+} from './value-indexes.ts';
 
 /**
  * `filter[fields]`, `filter[query]` and `filter[only_valid]` of `GET /items` as SQL over
@@ -110,18 +114,32 @@ const META_FILTERS: Readonly<Record<string, Operators>> = {
   }),
   position: onOperand(
     { json: sql`null`, text: sql`position::text` },
-    Object.fromEntries(
-      Object.entries(ordered('numeric', number)).filter(([name]) => name !== 'exists'),
-    ),
+    Object.fromEntries(Object.entries(NUMBER_OPERATORS).filter(([name]) => name !== 'exists')),
   ),
 };
 
 /** The values a filter reads: the current or the published ones. */
 export type { ValuesColumn } from './value-indexes.ts';
 
-/** Field types whose `eq` and `in` compare the value's text as it is (filter-operators.ts). */
-const TEXT_EQUALITY_TYPES: ReadonlySet<FieldType> = new Set(['string', 'slug', 'link']);
-const TEXT_EQUALITY_OPERATORS = ['eq', 'in'];
+const RANGE_OPERATORS = ['eq', 'gt', 'gte', 'lt', 'lte'];
+
+/**
+ * Per field type, the value index its filters can use (value-indexes.ts) and the operators
+ * that compare the indexed expression (filter-operators.ts): text equality on strings,
+ * slugs and links, comparisons on numbers and dates. A date-time is stored as sent (its
+ * offset optional, read in the session's time zone when absent): no immutable expression
+ * compares it as its filters do, so it has none.
+ */
+const INDEXED_FILTERS: Partial<
+  Record<FieldType, { kind: ValueIndexKind; operators: readonly string[] }>
+> = {
+  string: { kind: 'text', operators: ['eq', 'in'] },
+  slug: { kind: 'text', operators: ['eq', 'in'] },
+  link: { kind: 'text', operators: ['eq', 'in'] },
+  integer: { kind: 'numeric', operators: RANGE_OPERATORS },
+  float: { kind: 'numeric', operators: RANGE_OPERATORS },
+  date: { kind: 'date', operators: RANGE_OPERATORS },
+};
 
 /** The value index a record field's filter can use (value-indexes.ts), if any. */
 function indexFor(
@@ -130,13 +148,16 @@ function indexFor(
   given: unknown,
   input: FilterInput,
 ): ValueIndex[] {
+  const indexed = INDEXED_FILTERS[field.field_type];
   const compared =
-    TEXT_EQUALITY_TYPES.has(field.field_type) &&
+    indexed !== undefined &&
     isObject(given) &&
-    TEXT_EQUALITY_OPERATORS.some((operator) => Object.hasOwn(given, operator));
+    indexed.operators.some((operator) => Object.hasOwn(given, operator));
   if (!compared) return [];
   const locale = field.localized ? input.locale : null;
-  return [{ modelId: model.id, fieldId: field.id, locale, column: input.column, kind: 'text' }];
+  return [
+    { modelId: model.id, fieldId: field.id, locale, column: input.column, kind: indexed.kind },
+  ];
 }
 
 export type FilterInput = {

@@ -1,12 +1,16 @@
-import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
-import {
-  qualifiedTable,
-  type Scope,
-  type ScopedTransaction,
-} from '../../../db/environment-scope.ts';
+import type { Scope, ScopedTransaction } from '../../../db/environment-scope.ts';
 import { cachedSchemaRead } from '../../caches/caches.ts';
 import { MAX_VALUE_INDEXES } from '../../limits.ts';
+import { buildValueIndex, indexState } from './value-index-builds.ts';
+import {
+  INDEXED_TABLE,
+  localePart,
+  NAME_PREFIX,
+  partsOfName,
+  type ValueIndex,
+  valueIndexName,
+} from './value-index-names.ts';
 
 /**
  * Value indexes: an expression index on one field's value (in one locale, current or
@@ -16,94 +20,14 @@ import { MAX_VALUE_INDEXES } from '../../limits.ts';
  * holds, and a statement reads the same rows with or without it (README.md beside).
  */
 
-export type ValuesColumn = 'item_values' | 'published_values';
-
-/**
- * `text`: `values #>> path`, what text equality (`eq`, `in` on string, slug and link
- * fields) compares. `json`: `values #> path`, what an order by a field's value sorts by.
- */
-export type ValueIndexKind = 'text' | 'json';
-
-export type ValueIndex = Readonly<{
-  modelId: string;
-  fieldId: string;
-  /** The field's locale when it is localized, else null. */
-  locale: string | null;
-  column: ValuesColumn;
-  kind: ValueIndexKind;
-}>;
-
-const KIND_LETTER: Readonly<Record<ValueIndexKind, string>> = { text: 't', json: 'j' };
-const COLUMN_LETTER: Readonly<Record<ValuesColumn, string>> = {
-  item_values: 'c',
-  published_values: 'p',
-};
-// PostgreSQL truncates longer identifiers, and two truncated names could then collide.
-const MAX_NAME_LENGTH = 63;
-
-const NAME_PREFIX = 'iv_';
-/** The table value indexes are on, as the catalog names it (a parameter, not SQL text). */
-const INDEXED_TABLE = 'items';
-// Neither an id (base64url or decimal) nor a locale code holds it: a name parses back.
-const LOCALE_SEPARATOR = '@';
-
-/** A locale as a name holds it: itself, or a hash when the name would be too long. */
-function localePart(locale: string): string {
-  return locale.length <= MAX_NAME_LENGTH - 40
-    ? locale
-    : createHash('sha1').update(locale).digest('hex').slice(0, 16);
-}
-
-/**
- * The index's name: `iv_`, kind and column letters, `_`, the field id, then `@` and the
- * locale when localized; derived only from what it indexes, and parsed back by drops.
- */
-export function valueIndexName(index: Omit<ValueIndex, 'modelId'>): string {
-  const stem = `${NAME_PREFIX}${KIND_LETTER[index.kind]}${COLUMN_LETTER[index.column]}_${index.fieldId}`;
-  return index.locale === null ? stem : `${stem}${LOCALE_SEPARATOR}${localePart(index.locale)}`;
-}
-
-/** `{"a","b"}`: a text[] literal, each element quoted (field ids and locales are plain). */
-function pathLiteral(index: ValueIndex): string {
-  const parts = index.locale === null ? [index.fieldId] : [index.fieldId, index.locale];
-  return `{${parts.map((part) => `"${part.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-}
-
-// An index build waits for the record writes in progress and holds new ones back while it
-// reads the model's records: it gives up rather than queue behind a long write.
-const BUILD_LOCK_TIMEOUT = '2s';
-/** duplicate_table / unique_violation: a concurrent request built the same index first. */
-const BUILT_BY_ANOTHER = new Set(['42P07', '23505']);
-/** lock_not_available: the build gave way to writes. */
-const GAVE_WAY = '55P03';
+export type {
+  ValueIndex,
+  ValueIndexKind,
+  ValuesColumn,
+} from './value-index-names.ts';
 
 /** Thrown out of the cached read, so that nothing is kept and a later list tries again. */
 class BuildGaveWay extends Error {}
-
-async function build(scope: Scope, index: ValueIndex): Promise<void> {
-  const name = valueIndexName(index);
-  const table = qualifiedTable(scope.environment.schemaName, INDEXED_TABLE);
-  const operator = index.kind === 'text' ? sql.raw('#>>') : sql.raw('#>');
-  // Literals, not parameters: DDL takes none, and the planner matches an index expression
-  // against the statement's constants (parameters are bound before planning).
-  const value = sql`(${sql.ref(index.column)} ${operator} ${sql.lit(pathLiteral(index))}::text[])`;
-  try {
-    await scope.project.connection().execute(async (db) => {
-      await sql`SET lock_timeout = ${sql.lit(BUILD_LOCK_TIMEOUT)}`.execute(db);
-      try {
-        await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON ${table} (${value})
-          WHERE item_type_id = ${sql.lit(index.modelId)}`.execute(db);
-      } finally {
-        await sql`RESET lock_timeout`.execute(db);
-      }
-    });
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? '';
-    if (BUILT_BY_ANOTHER.has(code)) return;
-    if (code === GAVE_WAY) throw new BuildGaveWay(code);
-    throw error;
-  }
-}
 
 /** How many value indexes the environment has (a statement on the catalog, before a build). */
 async function valueIndexCount(scope: Scope): Promise<number> {
@@ -116,9 +40,10 @@ async function valueIndexCount(scope: Scope): Promise<number> {
 }
 
 /**
- * Makes sure these indexes exist (up to MAX_VALUE_INDEXES per environment) before the statement that can use them runs. Kept in the
- * schema cache once made: no statement until the schema moves (a schema change may drop
- * them, and the next request, at the new version, looks again).
+ * Makes sure these indexes exist (up to MAX_VALUE_INDEXES per environment) before the
+ * statement that can use them runs. Kept in the schema cache once made: no statement
+ * until the schema moves (a schema change may drop them, and the next request, at the
+ * new version, looks again).
  */
 export async function ensureValueIndexes(
   scope: Scope,
@@ -128,25 +53,23 @@ export async function ensureValueIndexes(
     const name = valueIndexName(index);
     try {
       await cachedSchemaRead(scope, `value-index:${name}`, async () => {
-        const found = await sql<{ found: boolean }>`
-          SELECT to_regclass(${`"${scope.environment.schemaName}"."${name}"`}) IS NOT NULL AS found
-        `.execute(scope.db);
-        if (found.rows[0]?.found === true) return true;
-        if ((await valueIndexCount(scope)) >= MAX_VALUE_INDEXES) return false;
-        await build(scope, index);
-        return true;
+        const state = await indexState(scope.db, scope.environment.schemaName, name);
+        if (state === 'valid') return true;
+        // Another request's build: this list runs without it rather than wait.
+        if (state === 'building') throw new BuildGaveWay();
+        if (state === 'missing' && (await valueIndexCount(scope)) >= MAX_VALUE_INDEXES)
+          return false;
+        const outcome = await buildValueIndex(scope, index);
+        if (outcome === 'gave way') throw new BuildGaveWay();
+        // Unbuildable: a stored value the expression cannot take; tried again at the
+        // next schema version, not by every list.
+        return outcome === 'built';
       });
     } catch (error) {
       // The list runs without the index this time: the same rows, only slower.
       if (!(error instanceof BuildGaveWay)) throw error;
     }
   }
-}
-
-/** The field a value index name holds (after `iv_` and two letters), and its locale part. */
-function partsOfName(name: string): { fieldId: string; locale: string | null } {
-  const [fieldId = '', locale] = name.slice(NAME_PREFIX.length + 3).split(LOCALE_SEPARATOR);
-  return { fieldId, locale: locale ?? null };
 }
 
 /** The environment's value indexes, by name (one statement, on the catalog). */
