@@ -41,3 +41,11 @@ export const AUTH_LOCK_KEY = 7_246_010;
  * with another create.
  */
 export const WEBHOOK_CREATE_LOCK_KEY = 7_246_020;
+
+/**
+ * Value index builds, a session lock tried (`pg_try_advisory_lock`) around a PostgreSQL
+ * build: a concurrent build waits for every older snapshot in the database, so two builds
+ * at once (on any tables) can deadlock, each waiting for the other; a build that finds
+ * another running gives way instead (`domain/items/query/value-index-builds.ts`).
+ */
+export const VALUE_INDEX_BUILD_LOCK_KEY = 7_246_030;

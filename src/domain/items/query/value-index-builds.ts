@@ -1,6 +1,7 @@
 import { type QueryExecutorProvider, type RawBuilder, sql } from 'kysely';
 import { engineOf } from '../../../db/engine/engine-of.ts';
 import { qualifiedTable, type Scope } from '../../../db/environment-scope.ts';
+import { VALUE_INDEX_BUILD_LOCK_KEY } from '../../../db/lock-keys.ts';
 import { INDEXED_TABLE, type ValueIndex, valueIndexName } from './value-index-names.ts';
 
 /**
@@ -28,6 +29,11 @@ const BUILD_LOCK_TIMEOUT = '2s';
 const BUILT_BY_ANOTHER = new Set(['42P07', '23505']);
 /** lock_not_available: the build gave way. */
 const GAVE_WAY = '55P03';
+/**
+ * deadlock_detected: a concurrent build waits for older snapshots, so it can deadlock with
+ * a statement that waits for it (the build lock keeps two builds from meeting).
+ */
+const DEADLOCK = '40P01';
 /** Class 22, data exception: a stored value the expression cannot take (a failed cast). */
 const DATA_EXCEPTION_CLASS = '22';
 
@@ -108,31 +114,57 @@ async function create(db: Queryable, scope: Scope, index: ValueIndex, concurrent
 
 /**
  * Builds the index (after dropping an abandoned invalid one of its name), on a connection
- * of its own, outside any transaction. A concurrent build that ended without a valid index
- * (it failed, or it found another request's build of the same name, which may still run
- * or have failed) cleans up what it can and gives way.
+ * of its own, outside any transaction. On PostgreSQL, one build at a time in the database
+ * (VALUE_INDEX_BUILD_LOCK_KEY): a build that finds another running gives way at once. A
+ * concurrent build that ended without a valid index (it failed, or it found the index of
+ * another request's build, which may have failed) cleans up what it can and gives way.
  */
 export async function buildValueIndex(scope: Scope, index: ValueIndex): Promise<BuildOutcome> {
   const concurrently = engineOf(scope.project) === 'postgres';
-  const schema = scope.environment.schemaName;
-  const name = valueIndexName(index);
   return scope.project.connection().execute(async (connection) => {
-    const db: Queryable = connection;
-    await sql`SET lock_timeout = ${sql.lit(BUILD_LOCK_TIMEOUT)}`.execute(db);
+    if (!concurrently)
+      return withLockTimeout(connection, () => build(connection, scope, index, false));
+    const locked = await sql<{ locked: boolean }>`
+      SELECT pg_try_advisory_lock(${sql.lit(VALUE_INDEX_BUILD_LOCK_KEY)}) AS locked
+    `.execute(connection);
+    if (locked.rows[0]?.locked !== true) return 'gave way';
     try {
-      if (!(await dropAbandoned(db, schema, name, concurrently))) return 'gave way';
-      await create(db, scope, index, concurrently);
-      if (!concurrently) return 'built';
-      return (await indexState(db, schema, name)) === 'valid' ? 'built' : 'gave way';
-    } catch (error) {
-      const code = codeOf(error);
-      if (concurrently) await dropAbandoned(db, schema, name, concurrently);
-      if (BUILT_BY_ANOTHER.has(code)) return 'gave way';
-      if (code === GAVE_WAY) return 'gave way';
-      if (code.startsWith(DATA_EXCEPTION_CLASS)) return 'unbuildable';
-      throw error;
+      return await withLockTimeout(connection, () => build(connection, scope, index, true));
     } finally {
-      await sql`RESET lock_timeout`.execute(db);
+      await sql`SELECT pg_advisory_unlock(${sql.lit(VALUE_INDEX_BUILD_LOCK_KEY)})`.execute(
+        connection,
+      );
     }
   });
+}
+
+async function withLockTimeout<T>(db: Queryable, work: () => Promise<T>): Promise<T> {
+  await sql`SET lock_timeout = ${sql.lit(BUILD_LOCK_TIMEOUT)}`.execute(db);
+  try {
+    return await work();
+  } finally {
+    await sql`RESET lock_timeout`.execute(db);
+  }
+}
+
+async function build(
+  db: Queryable,
+  scope: Scope,
+  index: ValueIndex,
+  concurrently: boolean,
+): Promise<BuildOutcome> {
+  const schema = scope.environment.schemaName;
+  const name = valueIndexName(index);
+  try {
+    if (!(await dropAbandoned(db, schema, name, concurrently))) return 'gave way';
+    await create(db, scope, index, concurrently);
+    if (!concurrently) return 'built';
+    return (await indexState(db, schema, name)) === 'valid' ? 'built' : 'gave way';
+  } catch (error) {
+    const code = codeOf(error);
+    if (concurrently) await dropAbandoned(db, schema, name, concurrently);
+    if (BUILT_BY_ANOTHER.has(code) || code === GAVE_WAY || code === DEADLOCK) return 'gave way';
+    if (code.startsWith(DATA_EXCEPTION_CLASS)) return 'unbuildable';
+    throw error;
+  }
 }
