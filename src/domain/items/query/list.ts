@@ -115,21 +115,34 @@ function pageStatement(
 ): Promise<PageEntry[]> {
   const bytes = page.read.version === 'published' ? 'published_bytes' : 'values_bytes';
   const withBlocks = page.read.nested && page.read.version === 'current';
+  // The matching records, with their sort keys, size and the total. A subquery holding a
+  // window function is planned on its own, for all its rows: the count reads every match
+  // anyway, so the planner reads them the cheapest way (a value index, README.md). Written
+  // in one statement with the page's ORDER BY … LIMIT, PostgreSQL 15 costs the count as if
+  // it stopped after the page and walks every record of the model in `seq` order instead.
+  // Without the window (the kept counts) the planner merges the two: the page can stop early.
+  const sortKey = (index: number) => sql.ref(`matching.k${index}`);
+  const matching = db
+    .selectFrom('items')
+    .select(['id', 'seq', `${bytes} as bytes`])
+    .select(page.order.map((rule, index) => sql`${rule.expression}`.as(`k${index}`)))
+    .select((page.counts ?? sql<string>`count(*) over ()`).as('total'))
+    .where(page.where)
+    .as('matching');
   const keys = sql.join([
-    ...page.order.map((rule) => sql`${rule.expression} ${sql.raw(rule.direction)}`),
-    sql`seq`,
+    ...page.order.map((rule, index) => sql`${sortKey(index)} ${sql.raw(rule.direction)}`),
+    sql`matching.seq`,
   ]);
   let chosen = db
-    .selectFrom('items')
-    .select(['id', `${bytes} as bytes`])
-    .select((page.counts ?? sql<string>`count(*) over ()`).as('total'))
+    .selectFrom(matching)
+    .select(['matching.id', 'matching.total', 'matching.bytes'])
     // The page's order, kept for the outer statement that sums blocks.
     .$if(withBlocks, (query) =>
       query.select(sql<string>`row_number() over (order by ${keys})`.as('n')),
-    )
-    .where(page.where);
-  for (const rule of page.order) chosen = chosen.orderBy(rule.expression, rule.direction);
-  chosen = chosen.orderBy('seq').limit(page.limit).offset(page.offset);
+    );
+  for (const [index, rule] of page.order.entries())
+    chosen = chosen.orderBy(sortKey(index), rule.direction);
+  chosen = chosen.orderBy('matching.seq').limit(page.limit).offset(page.offset);
   if (!withBlocks) return chosen.execute() as Promise<PageEntry[]>;
   return db
     .selectFrom(chosen.as('page'))
