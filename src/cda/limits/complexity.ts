@@ -29,7 +29,8 @@ export type CostKind =
   | 'link'
   | 'links'
   | 'allLocales'
-  | 'file';
+  | 'file'
+  | 'text';
 
 const FILTER_OPERATOR_COST = 250;
 const ORDER_COST = 250;
@@ -163,6 +164,8 @@ function costOf(
   if (kind === 'singleton') return 25 + inner;
   if (kind === 'site') return 10 + inner;
   const args = getArgumentValues(definition, node, variables);
+  // Rendering Markdown costs as much as a file; the plain text as any field.
+  if (kind === 'text') return args.markdown === true ? 5 : 1;
   const filters = filterCost(args.filter);
   // Only an order the query gives costs: the default one is free (DatoCMS's worked example).
   const ordered = node.arguments?.some((argument) => argument.name.value === 'orderBy');

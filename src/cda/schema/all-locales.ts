@@ -1,4 +1,5 @@
 import {
+  GraphQLBoolean,
   type GraphQLFieldConfigMap,
   GraphQLList,
   GraphQLNonNull,
@@ -31,6 +32,8 @@ export function allLocalesFields(
       type: new GraphQLList(new GraphQLNonNull(entry)),
       args: {
         fallbackLocales: { type: new GraphQLList(new GraphQLNonNull(registry.siteLocale)) },
+        // A text field's values render as its own do (`<field>(markdown: true)`).
+        ...(field.field_type === 'text' ? { markdown: { type: GraphQLBoolean } } : {}),
       },
       extensions: { cost: 'allLocales' },
       resolve: async (
@@ -44,7 +47,7 @@ export function allLocalesFields(
             locale,
             value: await resolve(
               record,
-              { locale, fallbackLocales: args.fallbackLocales ?? [] },
+              { locale, fallbackLocales: args.fallbackLocales ?? [], markdown: args.markdown },
               context,
               info,
             ),

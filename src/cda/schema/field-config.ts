@@ -1,4 +1,5 @@
 import {
+  GraphQLBoolean,
   type GraphQLEnumType,
   type GraphQLFieldConfig,
   type GraphQLFieldConfigArgumentMap,
@@ -18,6 +19,7 @@ import type { DeliveryContext, DeliveryRecord } from '../resolvers/context.ts';
 import { dastItems, dastWithBlockIds } from '../resolvers/dast.ts';
 import { colorOutput, jsonOutput, videoOutput } from '../resolvers/field-outputs.ts';
 import { storedValue } from '../resolvers/localized-value.ts';
+import { markdownToHtml } from '../resolvers/markdown.ts';
 import { fileValues } from '../uploads/file-values.ts';
 import { seoValue } from '../uploads/seo-type.ts';
 import { BooleanType, DateScalar, DateTime, FloatType, IntType, JsonField } from './scalars.ts';
@@ -59,7 +61,6 @@ export type Config = GraphQLFieldConfig<DeliveryRecord, DeliveryContext, any>;
 const VALUE_OUTPUTS: Readonly<Record<string, [GraphQLOutputType, (value: unknown) => unknown]>> = {
   string: [GraphQLString, (value) => value],
   slug: [GraphQLString, (value) => value],
-  text: [GraphQLString, (value) => value],
   boolean: [BooleanType, (value) => value],
   integer: [IntType, (value) => value],
   float: [FloatType, (value) => value],
@@ -70,6 +71,9 @@ const VALUE_OUTPUTS: Readonly<Record<string, [GraphQLOutputType, (value: unknown
   json: [JsonField, jsonOutput],
   video: [VideoField, videoOutput],
 };
+
+/** Field types with outputs of their own (below): Markdown text, structured text. */
+const OWN_OUTPUTS = new Set(['text', 'structured_text']);
 
 /** The validator naming the models a field's value may hold, by field type. */
 const TARGET_VALIDATORS: Readonly<Record<string, string>> = {
@@ -270,6 +274,16 @@ function nullableFieldConfig(field: FilterField, registry: FieldTypeRegistry): C
     };
   const uploadOutput = uploadFieldConfig(field, registry, args);
   if (uploadOutput) return uploadOutput;
+  if (field.field_type === 'text')
+    return {
+      type: GraphQLString,
+      args: { ...args, markdown: { type: GraphQLBoolean } },
+      extensions: { cost: 'text' },
+      resolve: (record, given: FieldArgs & { markdown?: boolean | null }) => {
+        const value = storedValue(record, field, given);
+        return given.markdown === true && typeof value === 'string' ? markdownToHtml(value) : value;
+      },
+    };
   const valueOutput = VALUE_OUTPUTS[field.field_type];
   if (valueOutput) {
     const [type, output] = valueOutput;
@@ -332,7 +346,7 @@ function nullableFieldConfig(field: FilterField, registry: FieldTypeRegistry): C
 
 /** Whether `fieldConfig` gives the field a GraphQL field (filters and orderings follow it). */
 export function servesField(field: FilterField, hasModel: (modelId: string) => boolean): boolean {
-  if (VALUE_OUTPUTS[field.field_type] || field.field_type === 'structured_text') return true;
+  if (VALUE_OUTPUTS[field.field_type] || OWN_OUTPUTS.has(field.field_type)) return true;
   if (UPLOAD_FIELD_TYPES.has(field.field_type)) return true;
   return targetModels(field).some(hasModel);
 }
