@@ -167,6 +167,7 @@ test("the headers clients send are documented: the CMA's, and the delivery API's
       'X-Environment',
       'X-Exclude-Invalid',
       'X-Include-Drafts',
+      'X-Visual-Editing',
     ]);
   }
   const body = document.paths['/graphql']?.post?.requestBody?.content['application/json']?.schema;

@@ -13,6 +13,9 @@ export type DeliveryOptions = Readonly<{
   cacheTags: boolean;
 }>;
 
+/** The `X-Visual-Editing` values `@datocms/cda-client`'s `contentLink` sends. */
+const VISUAL_EDITING_VERSIONS: readonly string[] = ['v1', 'vercel-v1'];
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
@@ -39,6 +42,13 @@ export function deliveryOptions(request: FastifyRequest): DeliveryOptions {
     throw new DomainError(
       'INVALID_X_INCLUDE_DRAFTS_HEADER',
       'X-Include-Drafts header can only be set to `true`',
+    );
+  const visualEditing = header(request, 'x-visual-editing');
+  // Content Link's versions: accepted, though no string carries stega-encoded edit links.
+  if (visualEditing !== undefined && !VISUAL_EDITING_VERSIONS.includes(visualEditing))
+    throw new DomainError(
+      'INVALID_X_VISUAL_EDITING_HEADER',
+      'X-Visual-Editing header can only be set to `v1` or `vercel-v1`',
     );
   const environment = params.environment ?? header(request, 'x-environment');
   return {

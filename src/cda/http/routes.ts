@@ -17,6 +17,11 @@ const DeliveryHeaders = Type.Object({
   'X-Exclude-Invalid': Type.Optional(Type.Literal('true')),
   'X-Base-Editing-Url': Type.Optional(Type.String({ description: 'For `_editingUrl`' })),
   'X-Cache-Tags': Type.Optional(Type.Literal('true')),
+  'X-Visual-Editing': Type.Optional(
+    Type.Union([Type.Literal('v1'), Type.Literal('vercel-v1')], {
+      description: 'Accepted; strings are not stega-encoded',
+    }),
+  ),
 });
 
 /** A POST carries the request as a JSON body, read by graphqlRequestOf. */
