@@ -30,6 +30,8 @@ export type Config = {
   schedulePollMs: number;
   /** Requests each API token may make per window; null turns rate limiting off. */
   rateLimit: RateLimit | null;
+  /** Delivery API requests each API token may make, per window, all at once; null: off. */
+  cdaRateLimit: RateLimit[] | null;
   /** Days a record version is kept once saved (a record's current and published ones always). */
   versionRetentionDays: number;
   /** Days a finished webhook call (and its attempts) stays in the delivery log. */
@@ -146,6 +148,33 @@ function rateLimit(env: Env): RateLimit | null {
     );
   }
   return { limit, windowSeconds };
+}
+
+const WINDOW_UNITS: Record<string, number> = { s: 1, min: 60, h: 3600 };
+
+/** `<requests>/s|min|h`, comma-separated, e.g. DatoCMS's `40/s,1000/min`; unset or `off` disables it. */
+function cdaRateLimit(env: Env): RateLimit[] | null {
+  const raw = env.FIELDHOUSE_CDA_RATE_LIMIT;
+  if (raw === undefined || raw === '' || raw === 'off') return null;
+  const entries = list(env, 'FIELDHOUSE_CDA_RATE_LIMIT');
+  const limits = (entries.length > 0 ? entries : [raw]).map((entry) => {
+    const match = /^(\d{1,9})\/(s|min|h)$/.exec(entry);
+    const limit = Number(match?.[1]);
+    if (!match || limit < 1) {
+      throw new ConfigError(
+        'FIELDHOUSE_CDA_RATE_LIMIT',
+        `must be comma-separated <requests>/s, /min or /h such as 40/s,1000/min, or off (got "${entry}")`,
+      );
+    }
+    return { limit, windowSeconds: WINDOW_UNITS[match[2] as string] as number };
+  });
+  if (new Set(limits.map((l) => l.windowSeconds)).size < limits.length) {
+    throw new ConfigError(
+      'FIELDHOUSE_CDA_RATE_LIMIT',
+      `must name each window (s, min, h) at most once (got "${raw}")`,
+    );
+  }
+  return limits;
 }
 
 function url(env: Env, name: string): string | null {
@@ -273,6 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerConcurrency: integer(env, 'FIELDHOUSE_WORKER_CONCURRENCY', 16, 1, 1000),
     schedulePollMs: integer(env, 'FIELDHOUSE_SCHEDULE_POLL_MS', 5000, 50, 3_600_000),
     rateLimit: rateLimit(env),
+    cdaRateLimit: cdaRateLimit(env),
     versionRetentionDays: integer(env, 'FIELDHOUSE_VERSION_RETENTION_DAYS', 30, 1, 36_500),
     webhookLogRetentionDays: integer(env, 'FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS', 30, 1, 36_500),
     pruneIntervalMs: integer(env, 'FIELDHOUSE_PRUNE_INTERVAL_MS', 60_000, 50, 86_400_000),

@@ -21,6 +21,8 @@ test('defaults: embedded database under ./data on 127.0.0.1:3000', () => {
   assert.equal(config.workerConcurrency, 16);
   assert.equal(config.rateLimit, null);
   assert.equal(loadConfig({ FIELDHOUSE_RATE_LIMIT: 'off' }).rateLimit, null);
+  assert.equal(config.cdaRateLimit, null);
+  assert.equal(loadConfig({ FIELDHOUSE_CDA_RATE_LIMIT: 'off' }).cdaRateLimit, null);
   assert.equal(config.versionRetentionDays, 30);
   assert.equal(config.webhookLogRetentionDays, 30);
   assert.equal(config.pruneIntervalMs, 60_000);
@@ -41,6 +43,7 @@ test('every variable is read and checked', () => {
     FIELDHOUSE_WORKER_CONCURRENCY: '4',
     FIELDHOUSE_SCHEDULE_POLL_MS: '250',
     FIELDHOUSE_RATE_LIMIT: '60/3',
+    FIELDHOUSE_CDA_RATE_LIMIT: '40/s, 1000/min,50000/h',
     FIELDHOUSE_VERSION_RETENTION_DAYS: '90',
     FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS: '7',
     FIELDHOUSE_PRUNE_INTERVAL_MS: '5000',
@@ -62,6 +65,11 @@ test('every variable is read and checked', () => {
     workerConcurrency: 4,
     schedulePollMs: 250,
     rateLimit: { limit: 60, windowSeconds: 3 },
+    cdaRateLimit: [
+      { limit: 40, windowSeconds: 1 },
+      { limit: 1000, windowSeconds: 60 },
+      { limit: 50_000, windowSeconds: 3600 },
+    ],
     versionRetentionDays: 90,
     webhookLogRetentionDays: 7,
     pruneIntervalMs: 5000,
@@ -102,6 +110,12 @@ test('every variable is read and checked', () => {
     ['FIELDHOUSE_RATE_LIMIT', '60'],
     ['FIELDHOUSE_RATE_LIMIT', '0/3'],
     ['FIELDHOUSE_RATE_LIMIT', '60/0'],
+    ['FIELDHOUSE_CDA_RATE_LIMIT', '40'],
+    ['FIELDHOUSE_CDA_RATE_LIMIT', '40/3'],
+    ['FIELDHOUSE_CDA_RATE_LIMIT', '0/s'],
+    ['FIELDHOUSE_CDA_RATE_LIMIT', '40/s,1000/day'],
+    ['FIELDHOUSE_CDA_RATE_LIMIT', '40/s,50/s'],
+    ['FIELDHOUSE_CDA_RATE_LIMIT', ','],
     ['FIELDHOUSE_VERSION_RETENTION_DAYS', '0'],
     ['FIELDHOUSE_WEBHOOK_LOG_RETENTION_DAYS', '30d'],
     ['FIELDHOUSE_PRUNE_INTERVAL_MS', '10'],

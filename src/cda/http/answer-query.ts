@@ -8,6 +8,7 @@ import { DomainError } from '../../domain/errors.ts';
 import { readableRecords } from '../../domain/items/access/readable-records.ts';
 import type { UploadSettings } from '../../domain/uploads/upload-settings.ts';
 import { readyEnvironment } from '../../http/plugins/protocol.ts';
+import type { TokenWindows } from '../../rate-limit/token-windows.ts';
 import { CacheTagCollector, modeOf } from '../cache-tags/cache-tags.ts';
 import { MAX_COMPLEXITY } from '../limits/complexity.ts';
 import { ExecutionBudget } from '../limits/execution-budget.ts';
@@ -24,6 +25,7 @@ import { uploadLoader } from '../uploads/upload-loader.ts';
 import { uploadReach } from '../uploads/upload-reach.ts';
 import { type DeliveryOptions, deliveryOptions } from './delivery-headers.ts';
 import { graphqlRequestOf } from './graphql-request.ts';
+import { throttleDelivery } from './throttle.ts';
 
 // What answers a delivery API request, loaded by routes.ts on the first one: GraphQL and
 // the schema builder stay out of the memory of a server no front-end reads from.
@@ -51,12 +53,18 @@ function editingBase(base: string | null, ref: { id: string; isPrimary: boolean 
   return ref.isPrimary ? trimmed : `${trimmed}/environments/${ref.id}`;
 }
 
-export type DeliveryDeps = Readonly<{ db: Db; uploads: Pick<UploadSettings, 'assetsBase'> }>;
+export type DeliveryDeps = Readonly<{
+  db: Db;
+  uploads: Pick<UploadSettings, 'assetsBase'>;
+  /** Each token's request counts, when `FIELDHOUSE_CDA_RATE_LIMIT` is set. */
+  throttle: TokenWindows | null;
+}>;
 
 async function deliverySchema(
-  { db, uploads }: DeliveryDeps,
+  { db, uploads, throttle }: DeliveryDeps,
   options: DeliveryOptions,
   request: FastifyRequest,
+  reply: FastifyReply,
 ): Promise<{ schema: GraphQLSchema; context: DeliveryContext }> {
   if (options.token === null)
     throw new DomainError(
@@ -70,6 +78,7 @@ async function deliverySchema(
       'The API token is not valid for the Content Delivery API',
     );
   const { actor, environment } = found;
+  if (throttle) throttleDelivery(throttle, actor.token.id, reply);
   const ref = readyEnvironment(options.environmentId, environment);
   assertReaches(actor.environmentsAccess, ref);
   if (options.drafts && !actor.token.can_access_cda_preview)
@@ -134,7 +143,7 @@ export async function answerQuery(
 ): Promise<string> {
   const options = deliveryOptions(request);
   const graphqlRequest = graphqlRequestOf(request);
-  const { schema, context } = await deliverySchema(deps, options, request);
+  const { schema, context } = await deliverySchema(deps, options, request, reply);
   const outcome = await runQuery(schema, graphqlRequest, context);
   reply.header('x-max-complexity', String(MAX_COMPLEXITY));
   if (outcome.complexity !== null) reply.header('x-complexity', String(outcome.complexity));

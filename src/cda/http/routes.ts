@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Config } from '../../config.ts';
 import { EnvironmentHeader } from '../../http/openapi.ts';
 import { NoContent } from '../../http/schemas/documents.ts';
+import { TokenWindows } from '../../rate-limit/token-windows.ts';
 import type { DeliveryDeps } from './answer-query.ts';
 
 /** What a query answers: GraphQL's `{data, errors}`. */
@@ -67,11 +69,17 @@ const CORS = {
  * forms) answered as DatoCMS's is, for `@datocms/cda-client` with `graphqlEndpointUrl`.
  * Outside the CMA's protocol checks (Accept, X-Api-Version, Content-Type).
  */
-export async function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): Promise<void> {
+export async function deliveryRoutes(
+  app: FastifyInstance,
+  { config, ...deps }: Omit<DeliveryDeps, 'throttle'> & { config: Pick<Config, 'cdaRateLimit'> },
+): Promise<void> {
   // This plugin's own parsers: the body is JSON whatever Content-Type says.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
-  const config = { public: true };
+  const routeConfig = { public: true };
+  // Counted in this process: each API process gives a token the whole budget.
+  const limits = config.cdaRateLimit;
+  const delivery: DeliveryDeps = { ...deps, throttle: limits ? new TokenWindows(limits) : null };
 
   // GraphQL and the schema builder load with the first query, not at start (+14 MB).
   let answering: Promise<typeof import('./answer-query.ts')> | undefined;
@@ -79,15 +87,15 @@ export async function deliveryRoutes(app: FastifyInstance, deps: DeliveryDeps): 
     reply.headers(CORS);
     answering ??= import('./answer-query.ts');
     const { answerQuery } = await answering;
-    return answerQuery(deps, request, reply);
+    return answerQuery(delivery, request, reply);
   };
 
   for (const url of PATHS) {
-    app.post(url, { config, schema: POST_SCHEMA }, handler);
-    app.get(url, { config, schema: GET_SCHEMA }, handler);
+    app.post(url, { config: routeConfig, schema: POST_SCHEMA }, handler);
+    app.get(url, { config: routeConfig, schema: GET_SCHEMA }, handler);
     app.options(
       url,
-      { config, schema: { response: { 204: NoContent } } },
+      { config: routeConfig, schema: { response: { 204: NoContent } } },
       async (_request, reply) => {
         reply.headers(CORS).code(204);
         return '';
