@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { ApiError, executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import { rejectsWithMessage } from '../support/api-errors.ts';
-import { deliveryToken } from '../support/delivery-tokens.ts';
+import { type DeliveryOptions, deliveryOptions } from '../support/delivery-tokens.ts';
 import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
 import { localFile, solidImage } from '../support/images.ts';
 import { useTestServer } from '../support/server.ts';
@@ -14,19 +14,8 @@ import { useTestServer } from '../support/server.ts';
 const server = useTestServer();
 const client = server.client();
 
-let endpoint: string;
-let token: string;
-let previewToken: string;
+let options: DeliveryOptions;
 const ids: Record<string, string> = {};
-
-function options(drafts: boolean) {
-  return {
-    token: drafts ? previewToken : token,
-    graphqlEndpointUrl: endpoint,
-    includeDrafts: drafts,
-    autoRetry: false,
-  };
-}
 
 function query<T = Record<string, { id: string }[]>>(document: string, drafts = false) {
   return executeQuery<T>(document, options(drafts));
@@ -46,9 +35,7 @@ const dast = (...children: unknown[]) => ({
 
 before(async () => {
   await server.ready();
-  endpoint = `${server.baseUrl}/graphql`;
-  token = await deliveryToken(server.db, { preview: false });
-  previewToken = await deliveryToken(server.db, { preview: true });
+  options = await deliveryOptions(server);
   await client.site.update({ locales: ['en', 'it', 'de'] });
   const red = await client.uploads.createFromLocalFile({
     localPath: localFile('red.png', await solidImage(40, 40, { r: 210, g: 20, b: 20 })),

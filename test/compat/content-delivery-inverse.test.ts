@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
 import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
-import { deliveryToken } from '../support/delivery-tokens.ts';
+import { type DeliveryOptions, deliveryOptions } from '../support/delivery-tokens.ts';
 import { blockInRequest, buildField, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
 
@@ -14,27 +14,14 @@ import { useTestServer } from '../support/server.ts';
 const server = useTestServer();
 const client = server.client();
 
-let endpoint: string;
-let token: string;
-let previewToken: string;
+let options: DeliveryOptions;
 const ids: Record<string, string> = {};
-
-function options(drafts: boolean) {
-  return {
-    token: drafts ? previewToken : token,
-    graphqlEndpointUrl: endpoint,
-    includeDrafts: drafts,
-    autoRetry: false,
-  };
-}
 
 const idsOf = (list: unknown) => new Set((list as { id: string }[]).map((record) => record.id));
 
 before(async () => {
   await server.ready();
-  endpoint = `${server.baseUrl}/graphql`;
-  token = await deliveryToken(server.db, { preview: false });
-  previewToken = await deliveryToken(server.db, { preview: true });
+  options = await deliveryOptions(server);
   await client.site.update({ locales: ['en', 'it'] });
   const person = await client.itemTypes.create(
     { name: 'Person', api_key: 'person', inverse_relationships_enabled: true },

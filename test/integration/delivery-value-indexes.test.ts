@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { deliveryToken } from '../support/delivery-tokens.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
+import { dropAllValueIndexes, valueIndexNames } from '../support/value-indexes.ts';
 
 // The delivery API's `orderBy` on a field sorts by the value of the version it serves; the
 // first query makes a value index on that expression (src/domain/items/query/value-indexes.ts),
@@ -13,22 +14,8 @@ import { useTestServer } from '../support/server.ts';
 
 const server = useTestServer();
 
-async function valueIndexes(): Promise<string[]> {
-  const found = await sql<{ name: string }>`
-    SELECT indexname AS name FROM pg_indexes
-    WHERE tablename = 'items' AND starts_with(indexname, 'iv_') ORDER BY 1
-  `.execute(server.db);
-  return found.rows.map((row) => row.name);
-}
-
-async function dropValueIndexes(): Promise<void> {
-  const found = await sql<{ schema: string; name: string }>`
-    SELECT schemaname AS schema, indexname AS name FROM pg_indexes
-    WHERE tablename = 'items' AND starts_with(indexname, 'iv_')
-  `.execute(server.db);
-  for (const row of found.rows)
-    await sql`DROP INDEX ${sql.table(`${row.schema}.${row.name}`)}`.execute(server.db);
-}
+const valueIndexes = () => valueIndexNames(server.db);
+const dropValueIndexes = () => dropAllValueIndexes(server.db);
 
 /** A model of ranked, named records: published, then some changed, so drafts differ. */
 async function rankedModel(apiKey: string) {

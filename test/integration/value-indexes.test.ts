@@ -6,6 +6,7 @@ import { MAX_VALUE_INDEXES } from '../../src/domain/limits.ts';
 import { TEST_ENGINE } from '../support/databases.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
+import { dropAllValueIndexes, valueIndexNames } from '../support/value-indexes.ts';
 
 // A list filtered by a field's text or sorted by a field's value makes an index on that
 // value (src/domain/items/query/value-indexes.ts). An index may only change how fast a
@@ -15,22 +16,8 @@ import { useTestServer } from '../support/server.ts';
 describe('value indexes', () => {
   const server = useTestServer();
 
-  async function valueIndexes(): Promise<string[]> {
-    const found = await sql<{ name: string }>`
-      SELECT indexname AS name FROM pg_indexes
-      WHERE tablename = 'items' AND starts_with(indexname, 'iv_') ORDER BY 1
-    `.execute(server.db);
-    return found.rows.map((row) => row.name);
-  }
-
-  async function dropValueIndexes(): Promise<void> {
-    const found = await sql<{ schema: string; name: string }>`
-      SELECT schemaname AS schema, indexname AS name FROM pg_indexes
-      WHERE tablename = 'items' AND starts_with(indexname, 'iv_')
-    `.execute(server.db);
-    for (const row of found.rows)
-      await sql`DROP INDEX ${sql.table(`${row.schema}.${row.name}`)}`.execute(server.db);
-  }
+  const valueIndexes = () => valueIndexNames(server.db);
+  const dropValueIndexes = () => dropAllValueIndexes(server.db);
 
   /** The schema of the primary environment (where the admin client's records are). */
   async function primarySchema(): Promise<string> {

@@ -24,3 +24,30 @@ export async function deliveryToken(
   });
   return token;
 }
+
+/** `@datocms/cda-client` options reading published content, or drafts too. */
+export type DeliveryOptions = (drafts: boolean) => {
+  token: string;
+  graphqlEndpointUrl: string;
+  includeDrafts: boolean;
+  autoRetry: false;
+};
+
+/**
+ * What `@datocms/cda-client` needs to reach the test server's delivery API: its endpoint
+ * and two tokens, one for published content and a preview one for drafts, made once.
+ */
+export async function deliveryOptions(server: {
+  baseUrl: string;
+  db: Db;
+}): Promise<DeliveryOptions> {
+  const graphqlEndpointUrl = `${server.baseUrl}/graphql`;
+  const published = await deliveryToken(server.db, { preview: false });
+  const preview = await deliveryToken(server.db, { preview: true });
+  return (drafts) => ({
+    token: drafts ? preview : published,
+    graphqlEndpointUrl,
+    includeDrafts: drafts,
+    autoRetry: false,
+  });
+}
