@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { executeQuery, rawExecuteQuery } from '@datocms/cda-client';
+import { ApiError, executeQuery, rawExecuteQuery } from '@datocms/cda-client';
 import { deliveryToken } from '../support/delivery-tokens.ts';
 import { buildField, buildModel, itemTypeRef } from '../support/factories.ts';
 import { useTestServer } from '../support/server.ts';
@@ -44,6 +44,13 @@ before(async () => {
     summary: { en: '**Bold** words', it: null },
   });
   await client.items.publish(note.id);
+  const long = await buildModel(client, { api_key: 'long_note' });
+  await buildField(client, { itemTypeId: long.id, api_key: 'body', field_type: 'text' });
+  const record = await client.items.create({
+    item_type: itemTypeRef(long.id),
+    body: 'word '.repeat(40_000),
+  });
+  await client.items.publish(record.id);
 });
 
 test('a text field is its stored text, or with markdown: true its Markdown as HTML', async () => {
@@ -91,4 +98,31 @@ test('the schema gives text fields their markdown argument, and rendering costs 
   // `note` costs 50 with its fields: the text 1 plain, 5 rendered.
   assert.equal(await complexity('{ note { body } }'), 51);
   assert.equal(await complexity('{ note { body(markdown: true) } }'), 55);
+});
+
+test('a query renders at most 300 KB of Markdown: past it the field is a GraphQL error', async () => {
+  // 200,000 characters render once; twice is past the bound, and nothing past it renders.
+  const once = await executeQuery<{ longNote: { body: string } }>(
+    '{ longNote { body(markdown: true) } }',
+    options,
+  );
+  assert.ok(once.longNote.body.startsWith('<p>word word'));
+  const twice = await executeQuery(
+    '{ longNote { a: body(markdown: true) b: body(markdown: true) } }',
+    options,
+  ).then(
+    () => assert.fail('the query succeeded'),
+    (error: unknown) => error,
+  );
+  assert.ok(twice instanceof ApiError);
+  assert.match(
+    JSON.stringify(twice.response.body),
+    /Query renders more than 307200 characters of Markdown/,
+  );
+  // Without markdown the same text is served whole.
+  const plain = await executeQuery<{ longNote: { a: string; b: string } }>(
+    '{ longNote { a: body b: body } }',
+    options,
+  );
+  assert.equal(plain.longNote.a.length, 200_000);
 });

@@ -279,9 +279,11 @@ function nullableFieldConfig(field: FilterField, registry: FieldTypeRegistry): C
       type: GraphQLString,
       args: { ...args, markdown: { type: GraphQLBoolean } },
       extensions: { cost: 'text' },
-      resolve: (record, given: FieldArgs & { markdown?: boolean | null }) => {
+      resolve: (record, given: FieldArgs & { markdown?: boolean | null }, context) => {
         const value = storedValue(record, field, given);
-        return given.markdown === true && typeof value === 'string' ? markdownToHtml(value) : value;
+        if (given.markdown !== true || typeof value !== 'string') return value;
+        context.budget.spendMarkdown(value.length);
+        return markdownToHtml(value);
       },
     };
   const valueOutput = VALUE_OUTPUTS[field.field_type];
