@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -25,12 +25,17 @@ export class LocalStorage implements Storage {
     await mkdir(dirname(file), { recursive: true });
     const partial = `${file}.partial-${randomBytes(6).toString('hex')}`;
     const limit = sizeLimit(maxBytes);
+    // The file is opened here, not by the write stream: a stream destroyed by an early
+    // error may still finish opening (and create the file) after the cleanup below ran.
+    const handle = await open(partial, 'wx');
     try {
-      await pipeline(body, limit, createWriteStream(partial, { flags: 'wx' }));
+      // The stream closes the handle when it ends or is destroyed.
+      await pipeline(body, limit, handle.createWriteStream());
       await flush(partial);
       await rename(partial, file);
       return { size: limit.bytes };
     } catch (error) {
+      await handle.close().catch(() => {});
       await rm(partial, { force: true });
       throw error;
     }
