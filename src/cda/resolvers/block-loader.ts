@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
+import { anyText } from '../../db/query/any-text.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 
 /** A stored block of a record's current version: its model and its own values. */
@@ -27,7 +28,7 @@ export function blockLoader(
         .selectFrom('blocks')
         .select(['id', 'item_type_id', 'created_at', 'updated_at'])
         .select('item_values as values')
-        .where('id', 'in', [...ids])
+        .where(anyText('id', ids))
         .execute();
       const byId = new Map(rows.map((row) => [row.id, row as StoredBlock]));
       return ids.map((id) => byId.get(id) ?? null);

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
+import { anyText } from '../../db/query/any-text.ts';
 import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 import type { DeliveryRow } from './rows.ts';
@@ -20,9 +21,7 @@ export function recordLoader(
   return new DataLoader<string, DeliveryRow | null>(
     async (ids) => {
       budget.spendStatement();
-      const rows = await visibleRows(scope, visibility)
-        .where('id', 'in', [...ids])
-        .execute();
+      const rows = await visibleRows(scope, visibility).where(anyText('id', ids)).execute();
       tags?.records(rows.map((row) => row.id));
       const byId = new Map(rows.map((row) => [row.id, row as DeliveryRow]));
       return ids.map((id) => byId.get(id) ?? null);
@@ -47,7 +46,7 @@ export function childrenLoader(
     async (parentIds) => {
       budget.spendStatement();
       const rows = await visibleRows(scope, visibility)
-        .where('parent_id', 'in', [...parentIds])
+        .where(anyText('parent_id', parentIds))
         .orderBy('position')
         .orderBy('id')
         .execute();

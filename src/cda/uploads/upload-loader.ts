@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
+import { anyText } from '../../db/query/any-text.ts';
 import { type Upload, uploadFromRow } from '../../domain/uploads/upload.ts';
 import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
@@ -22,7 +23,7 @@ export function uploadLoader(
       const rows = await scope.db
         .selectFrom('uploads')
         .selectAll()
-        .where('id', 'in', [...ids])
+        .where(anyText('id', ids))
         .where(readable)
         .execute();
       tags?.uploads(rows.map((row) => row.id));

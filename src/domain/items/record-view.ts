@@ -1,4 +1,5 @@
 import type { EnvQueryable } from '../../db/environment-scope.ts';
+import { anyText } from '../../db/query/any-text.ts';
 import type { ItemRow, ItemTypeRow } from '../../db/schema.ts';
 import type { BlockHoldingField, NestedContext } from './blocks/block-values.ts';
 
@@ -45,7 +46,7 @@ export async function withTreeMeta<T extends RecordView | RecordView[]>(
     .selectFrom('items')
     .select('parent_id')
     .distinct()
-    .where('parent_id', 'in', [...treeIds])
+    .where(anyText('parent_id', [...treeIds]))
     .execute();
   const withChildren = new Set(parents.map((row) => row.parent_id));
   for (const view of list)

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { excludeRecordKeys } from '../../db/environment-locks.ts';
 import type { EnvQueryable } from '../../db/environment-scope.ts';
+import { anyText } from '../../db/query/any-text.ts';
 import type { ItemTypeRow } from '../../db/schema.ts';
 import { type FieldIssue, type ValidationCode, ValidationFailed } from '../errors.ts';
 import { emptyValue } from '../schema/field-types/empty-values.ts';
@@ -101,7 +102,7 @@ async function runDeferred(
       const found = await db
         .selectFrom('items')
         .select(['id', 'item_type_id'])
-        .where('id', 'in', check.ids)
+        .where(anyText('id', check.ids))
         .forKeyShare()
         .execute();
       const modelOf = new Map(found.map((row) => [row.id, row.item_type_id]));

@@ -1,4 +1,5 @@
 import type { Scope } from '../../../db/environment-scope.ts';
+import { anyText } from '../../../db/query/any-text.ts';
 import type { Actor } from '../../actor.ts';
 import { DomainError } from '../../errors.ts';
 import { findItemType } from '../../schema/model-rows.ts';
@@ -95,7 +96,7 @@ async function modelsById(scope: Scope, ids: readonly string[]): Promise<Map<str
   const rows = await scope.db
     .selectFrom('item_types')
     .select(['id', 'workflow_id'])
-    .where('id', 'in', [...new Set(ids)])
+    .where(anyText('id', [...new Set(ids)]))
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -207,7 +208,7 @@ export async function assertMayOnItems(
       : await scope.db
           .selectFrom('items')
           .select(RECORD_REF_COLUMNS)
-          .where('id', 'in', [...new Set(ids)])
+          .where(anyText('id', [...new Set(ids)]))
           .execute();
   await assertMayOnRecords(actor, scope, intent, records);
 }

@@ -1,4 +1,5 @@
 import type { EnvQueryable } from '../../../db/environment-scope.ts';
+import { anyText } from '../../../db/query/any-text.ts';
 import type { BlockRow, ItemTypeRow } from '../../../db/schema.ts';
 import { fieldsOfModels, type ItemField } from '../model-fields.ts';
 import type { BlockModelFields } from './block-values.ts';
@@ -29,7 +30,11 @@ export function blockModelFields(schema: BlockSchema): BlockModelFields {
 /** Stored blocks of these records, by id. */
 export async function blocksOf(db: EnvQueryable, itemIds: readonly string[]) {
   if (itemIds.length === 0) return new Map<string, BlockRow>();
-  const rows = await db.selectFrom('blocks').selectAll().where('item_id', 'in', itemIds).execute();
+  const rows = await db
+    .selectFrom('blocks')
+    .selectAll()
+    .where(anyText('item_id', itemIds))
+    .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
