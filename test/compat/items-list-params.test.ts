@@ -62,3 +62,26 @@ describe('list parameters the database cannot take are refused, naming them', ()
     assert.deepEqual((versions.body as { data: unknown[] }).data, []);
   });
 });
+
+describe('a listed record', () => {
+  test('is presented as reading it alone presents it, timestamps to the millisecond', async () => {
+    const client = server.client();
+    const draft = await buildRecord(client);
+    const published = await client.items.publish(
+      (await buildRecord(client, { itemTypeId: draft.item_type.id, attributes: { title: 'p' } }))
+        .id,
+    );
+    for (const record of [draft, published]) {
+      const alone = await server.request('GET', `/items/${record.id}`);
+      const listed = await server.request(
+        'GET',
+        `/items?filter[type]=${record.item_type.id}&filter[fields][title][eq]=${encodeURIComponent(String(record.title))}`,
+      );
+      assert.equal(alone.status, 200);
+      assert.deepEqual((listed.body as { data: unknown[] }).data, [
+        (alone.body as { data: unknown }).data,
+      ]);
+    }
+    assert.match(String(published.meta.published_at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+});

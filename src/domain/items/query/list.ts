@@ -6,6 +6,8 @@ import {
   sql,
 } from 'kysely';
 import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
+import { anyText } from '../../../db/query/any-text.ts';
+import { selectRowsAsJson } from '../../../db/query/json-rows.ts';
 import type { EnvironmentDatabase, ItemTypeRow } from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
@@ -82,6 +84,14 @@ const PRESENTED_COLUMNS = [
   'publication_scheduled_at',
   'unpublishing_scheduled_at',
   'stage',
+] as const;
+const PRESENTED_DATES = [
+  'created_at',
+  'updated_at',
+  'published_at',
+  'first_published_at',
+  'publication_scheduled_at',
+  'unpublishing_scheduled_at',
 ] as const;
 
 type ItemsWhereOf = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression<SqlBool>;
@@ -178,13 +188,16 @@ async function pageRows(
     version === 'published'
       ? sql<Record<string, unknown>>`published_values`.as('item_values')
       : sql<Record<string, unknown>>`item_values`.as('item_values');
-  const rows = await scope.db
-    .selectFrom('items')
-    .select(PRESENTED_COLUMNS)
-    .select(values)
-    .where(where)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await selectRowsAsJson(
+    scope.db,
+    scope.db
+      .selectFrom('items')
+      .select(PRESENTED_COLUMNS)
+      .select(values)
+      .where(where)
+      .where(anyText('id', ids)),
+    PRESENTED_DATES,
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -295,7 +308,7 @@ export async function listItems(
       );
     if (query.ids !== undefined) {
       const ids = commaList(query.ids);
-      conditions.push(ids.length ? eb('id', 'in', ids) : sql<SqlBool>`false`);
+      conditions.push(ids.length ? anyText('id', ids) : sql<SqlBool>`false`);
     }
     if (version === 'published') conditions.push(eb('published_values', 'is not', null));
     if (readable) conditions.push(readable(eb));
