@@ -299,6 +299,15 @@ export type ItemTable = {
   values_bytes: GeneratedAlways<number>;
   published_bytes: GeneratedAlways<number | null>;
 };
+/** A record's timestamp columns (read as json they arrive as text: json-rows.ts). */
+export const ITEM_TIMESTAMP_COLUMNS = [
+  'created_at',
+  'updated_at',
+  'published_at',
+  'first_published_at',
+  'publication_scheduled_at',
+  'unpublishing_scheduled_at',
+] as const;
 /** A record as code reads and writes it: the kept sizes are the page statement's alone. */
 export type ItemRow = Omit<Selectable<ItemTable>, 'values_bytes' | 'published_bytes'>;
 

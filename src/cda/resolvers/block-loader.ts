@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import { anyText } from '../../db/query/any-text.ts';
+import { selectRowsAsJson } from '../../db/query/json-rows.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 
 /** A stored block of a record's current version: its model and its own values. */
@@ -24,12 +25,15 @@ export function blockLoader(
   return new DataLoader<string, StoredBlock | null>(
     async (ids) => {
       budget.spendStatement();
-      const rows = await scope.db
-        .selectFrom('blocks')
-        .select(['id', 'item_type_id', 'created_at', 'updated_at'])
-        .select('item_values as values')
-        .where(anyText('id', ids))
-        .execute();
+      const rows = await selectRowsAsJson(
+        scope.db,
+        scope.db
+          .selectFrom('blocks')
+          .select(['id', 'item_type_id', 'created_at', 'updated_at'])
+          .select('item_values as values')
+          .where(anyText('id', ids)),
+        { dates: ['created_at', 'updated_at'] },
+      );
       const byId = new Map(rows.map((row) => [row.id, row as StoredBlock]));
       return ids.map((id) => byId.get(id) ?? null);
     },

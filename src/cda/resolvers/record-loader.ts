@@ -1,6 +1,8 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import { anyText } from '../../db/query/any-text.ts';
+import { selectRowsAsJson } from '../../db/query/json-rows.ts';
+import { ITEM_TIMESTAMP_COLUMNS } from '../../db/schema.ts';
 import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
 import type { DeliveryRow } from './rows.ts';
@@ -21,7 +23,11 @@ export function recordLoader(
   return new DataLoader<string, DeliveryRow | null>(
     async (ids) => {
       budget.spendStatement();
-      const rows = await visibleRows(scope, visibility).where(anyText('id', ids)).execute();
+      const rows = await selectRowsAsJson(
+        scope.db,
+        visibleRows(scope, visibility).where(anyText('id', ids)),
+        { dates: ITEM_TIMESTAMP_COLUMNS },
+      );
       tags?.records(rows.map((row) => row.id));
       const byId = new Map(rows.map((row) => [row.id, row as DeliveryRow]));
       return ids.map((id) => byId.get(id) ?? null);

@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Scope } from '../../db/environment-scope.ts';
 import { anyText } from '../../db/query/any-text.ts';
+import { selectRowsAsJson } from '../../db/query/json-rows.ts';
 import { type Upload, uploadFromRow } from '../../domain/uploads/upload.ts';
 import type { CacheTagCollector } from '../cache-tags/cache-tags.ts';
 import type { ExecutionBudget } from '../limits/execution-budget.ts';
@@ -20,12 +21,11 @@ export function uploadLoader(
     async (ids) => {
       const readable = await reach();
       budget.spendStatement();
-      const rows = await scope.db
-        .selectFrom('uploads')
-        .selectAll()
-        .where(anyText('id', ids))
-        .where(readable)
-        .execute();
+      const rows = await selectRowsAsJson(
+        scope.db,
+        scope.db.selectFrom('uploads').selectAll().where(anyText('id', ids)).where(readable),
+        { dates: ['created_at', 'updated_at'], bigints: ['size', 'seq'] },
+      );
       tags?.uploads(rows.map((row) => row.id));
       const byId = new Map(rows.map((row) => [row.id, uploadFromRow(row)]));
       return ids.map((id) => byId.get(id) ?? null);

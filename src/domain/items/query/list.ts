@@ -8,7 +8,11 @@ import {
 import type { EnvQueryable, Scope } from '../../../db/environment-scope.ts';
 import { anyText } from '../../../db/query/any-text.ts';
 import { selectRowsAsJson } from '../../../db/query/json-rows.ts';
-import type { EnvironmentDatabase, ItemTypeRow } from '../../../db/schema.ts';
+import {
+  type EnvironmentDatabase,
+  ITEM_TIMESTAMP_COLUMNS,
+  type ItemTypeRow,
+} from '../../../db/schema.ts';
 import { DomainError } from '../../errors.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
 import type { ItemsWhere } from '../access/readable-records.ts';
@@ -84,14 +88,6 @@ const PRESENTED_COLUMNS = [
   'publication_scheduled_at',
   'unpublishing_scheduled_at',
   'stage',
-] as const;
-const PRESENTED_DATES = [
-  'created_at',
-  'updated_at',
-  'published_at',
-  'first_published_at',
-  'publication_scheduled_at',
-  'unpublishing_scheduled_at',
 ] as const;
 
 type ItemsWhereOf = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Expression<SqlBool>;
@@ -196,7 +192,7 @@ async function pageRows(
       .select(values)
       .where(where)
       .where(anyText('id', ids)),
-    PRESENTED_DATES,
+    { dates: ITEM_TIMESTAMP_COLUMNS },
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
