@@ -39,8 +39,15 @@ export async function startStatementCounter(target: string): Promise<StatementCo
   const upstream = new URL(target);
   let statements = 0;
   const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const backend = connect(Number(upstream.port || 5432), upstream.hostname);
+  // Without noDelay, Nagle's algorithm holds a reply's last small write until the
+  // peer's delayed ACK (about 40 ms on Linux): it made a list page through the proxy
+  // 56 ms where it takes under 10 without it.
+  const server: Server = createServer({ noDelay: true }, (client) => {
+    const backend = connect({
+      port: Number(upstream.port || 5432),
+      host: upstream.hostname,
+      noDelay: true,
+    });
     sockets.add(client).add(backend);
     const parse = countingParser(() => {
       statements += 1;
