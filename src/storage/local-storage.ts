@@ -35,6 +35,7 @@ export class LocalStorage implements Storage {
       await rename(partial, file);
       return { size: limit.bytes };
     } catch (error) {
+      // Usually closed by the stream already; a second close only fails, harmlessly.
       await handle.close().catch(() => {});
       await rm(partial, { force: true });
       throw error;

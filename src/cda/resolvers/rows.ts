@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { ItemStatus } from '../../db/schema.ts';
+import { ITEM_TIMESTAMP_COLUMNS, type ItemStatus } from '../../db/schema.ts';
 
 /**
  * A record as the delivery API reads it: its meta columns and the values of the version
@@ -25,12 +25,7 @@ export const META_COLUMNS = [
   'id',
   'item_type_id',
   'status',
-  'created_at',
-  'updated_at',
-  'published_at',
-  'first_published_at',
-  'publication_scheduled_at',
-  'unpublishing_scheduled_at',
+  ...ITEM_TIMESTAMP_COLUMNS,
   'parent_id',
   'position',
 ] as const;

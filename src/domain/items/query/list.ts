@@ -79,14 +79,9 @@ const PRESENTED_COLUMNS = [
   'published_version_id',
   'parent_id',
   'position',
-  'created_at',
-  'updated_at',
-  'published_at',
-  'first_published_at',
+  ...ITEM_TIMESTAMP_COLUMNS,
   'current_valid',
   'published_valid',
-  'publication_scheduled_at',
-  'unpublishing_scheduled_at',
   'stage',
 ] as const;
 
