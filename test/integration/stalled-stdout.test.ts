@@ -6,6 +6,8 @@ import { type FieldhouseProcess, runFieldhouse } from '../support/process.ts';
 
 // A log shipper that stops reading the server's stdout must not keep the server from
 // stopping: the pipe fills, and every log line after that waits on a reader that never comes.
+// Nor must one that is gone: every write then fails (EPIPE), and the lines still held at
+// exit can never be written.
 
 const ADMIN_TOKEN = 'ci-known-admin-token-0003';
 // A broken run hangs for ever: this bounds how long the test waits for the exit.
@@ -77,6 +79,15 @@ function hangingCreate(url: string): Promise<void> {
 describe('a server whose stdout is never read', () => {
   test('SIGTERM still stops it', async () => {
     const { server } = await serveWithUnreadStdout();
+    server.child.kill('SIGTERM');
+    assert.equal(await exitWithin(server, EXIT_WAIT_MS), 0);
+  });
+
+  test('SIGTERM stops it when the reader is gone too', async () => {
+    const { server, url } = await serveWithUnreadStdout();
+    // The reading end closes: the next write fails with EPIPE, and so does each after it.
+    server.child.stdout?.destroy();
+    for (let i = 0; i < 10; i++) assert.equal((await fetch(`${url}/healthz`)).status, 200);
     server.child.kill('SIGTERM');
     assert.equal(await exitWithin(server, EXIT_WAIT_MS), 0);
   });
