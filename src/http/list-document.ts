@@ -24,7 +24,7 @@ export function sendListDocument(
   reply.type('application/json; charset=utf-8');
   if (first.done) return reply.send(first.value);
   return reply.send(
-    Readable.from(following(first.value, document), {
+    Readable.from(allPieces(first.value, document), {
       objectMode: false,
       highWaterMark: HIGH_WATER_MARK,
     }),
@@ -48,7 +48,11 @@ function* pieces(data: unknown[], rest: Record<string, unknown>): Generator<stri
   return `${pending}}`;
 }
 
-function* following(first: string, rest: Generator<string, string>): Generator<string, void> {
+/**
+ * The whole document again: its first piece, taken from `rest` to learn whether there is
+ * more than one, then the pieces `rest` still yields and the last one it returns.
+ */
+function* allPieces(first: string, rest: Generator<string, string>): Generator<string, void> {
   yield first;
   for (let step = rest.next(); ; step = rest.next()) {
     yield step.value;
