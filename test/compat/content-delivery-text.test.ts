@@ -51,6 +51,13 @@ before(async () => {
     body: 'word '.repeat(40_000),
   });
   await client.items.publish(record.id);
+  const huge = await buildModel(client, { api_key: 'huge_note' });
+  await buildField(client, { itemTypeId: huge.id, api_key: 'body', field_type: 'text' });
+  const hugeRecord = await client.items.create({
+    item_type: itemTypeRef(huge.id),
+    body: 'word '.repeat(62_000),
+  });
+  await client.items.publish(hugeRecord.id);
 });
 
 test('a text field is its stored text, or with markdown: true its Markdown as HTML', async () => {
@@ -100,29 +107,40 @@ test('the schema gives text fields their markdown argument, and rendering costs 
   assert.equal(await complexity('{ note { body(markdown: true) } }'), 55);
 });
 
-test('a query renders at most 300 KB of Markdown: past it the field is a GraphQL error', async () => {
-  // 200,000 characters render once; twice is past the bound, and nothing past it renders.
-  const once = await executeQuery<{ longNote: { body: string } }>(
-    '{ longNote { body(markdown: true) } }',
-    options,
-  );
-  assert.ok(once.longNote.body.startsWith('<p>word word'));
-  const twice = await executeQuery(
+test('a query renders many texts of Markdown, up to 3 MiB in all: past it the field is a GraphQL error', async () => {
+  // Two texts of 200,000 characters render: past one text's bound together.
+  const twice = await executeQuery<{ longNote: { a: string; b: string } }>(
     '{ longNote { a: body(markdown: true) b: body(markdown: true) } }',
     options,
-  ).then(
+  );
+  assert.ok(twice.longNote.a.startsWith('<p>word word'));
+  assert.equal(twice.longNote.b, twice.longNote.a);
+  // Sixteen are 3,200,000 characters: past the query's bound (3,145,728).
+  const aliases = Array.from({ length: 16 }, (_, index) => `t${index}: body(markdown: true)`);
+  const many = await executeQuery(`{ longNote { ${aliases.join(' ')} } }`, options).then(
     () => assert.fail('the query succeeded'),
     (error: unknown) => error,
   );
-  assert.ok(twice instanceof ApiError);
+  assert.ok(many instanceof ApiError);
   assert.match(
-    JSON.stringify(twice.response.body),
-    /Query renders more than 307200 characters of Markdown/,
+    JSON.stringify(many.response.body),
+    /Query renders more than 3145728 characters of Markdown/,
   );
-  // Without markdown the same text is served whole.
-  const plain = await executeQuery<{ longNote: { a: string; b: string } }>(
-    '{ longNote { a: body b: body } }',
+});
+
+test('one text renders as Markdown up to 300 KB: a longer one is a GraphQL error, served whole without markdown', async () => {
+  const rendered = await executeQuery('{ hugeNote { body(markdown: true) } }', options).then(
+    () => assert.fail('the query succeeded'),
+    (error: unknown) => error,
+  );
+  assert.ok(rendered instanceof ApiError);
+  assert.match(
+    JSON.stringify(rendered.response.body),
+    /A text of 310000 characters is longer than the 307200 that render as Markdown/,
+  );
+  const plain = await executeQuery<{ hugeNote: { body: string } }>(
+    '{ hugeNote { body } }',
     options,
   );
-  assert.equal(plain.longNote.a.length, 200_000);
+  assert.equal(plain.hugeNote.body.length, 310_000);
 });

@@ -282,8 +282,7 @@ function nullableFieldConfig(field: FilterField, registry: FieldTypeRegistry): C
       resolve: (record, given: FieldArgs & { markdown?: boolean | null }, context) => {
         const value = storedValue(record, field, given);
         if (given.markdown !== true || typeof value !== 'string') return value;
-        context.budget.spendMarkdown(value.length);
-        return markdownToHtml(value);
+        return context.budget.renderMarkdown(value, markdownToHtml);
       },
     };
   const valueOutput = VALUE_OUTPUTS[field.field_type];
