@@ -44,21 +44,17 @@ before(async () => {
     summary: { en: '**Bold** words', it: null },
   });
   await client.items.publish(note.id);
-  const long = await buildModel(client, { api_key: 'long_note' });
-  await buildField(client, { itemTypeId: long.id, api_key: 'body', field_type: 'text' });
-  const record = await client.items.create({
-    item_type: itemTypeRef(long.id),
-    body: 'word '.repeat(40_000),
-  });
-  await client.items.publish(record.id);
-  const huge = await buildModel(client, { api_key: 'huge_note' });
-  await buildField(client, { itemTypeId: huge.id, api_key: 'body', field_type: 'text' });
-  const hugeRecord = await client.items.create({
-    item_type: itemTypeRef(huge.id),
-    body: 'word '.repeat(62_000),
-  });
-  await client.items.publish(hugeRecord.id);
+  await publishedText('long_note', 'word '.repeat(40_000));
+  await publishedText('huge_note', 'word '.repeat(62_000));
 });
+
+/** A model of one text field, `body`, and one published record holding `body`. */
+async function publishedText(apiKey: string, body: string): Promise<void> {
+  const model = await buildModel(client, { api_key: apiKey });
+  await buildField(client, { itemTypeId: model.id, api_key: 'body', field_type: 'text' });
+  const record = await client.items.create({ item_type: itemTypeRef(model.id), body });
+  await client.items.publish(record.id);
+}
 
 test('a text field is its stored text, or with markdown: true its Markdown as HTML', async () => {
   const { note } = await executeQuery<{ note: Record<string, string> }>(
