@@ -1,41 +1,21 @@
-import { sql } from 'kysely';
-import type { WebhookRow } from '../db/schema.ts';
-import type { Trx } from '../db/transaction.ts';
-import { WEBHOOK_CALLS_CHANNEL } from './channel.ts';
-import { type MatchableEvent, webhookWantsEvent } from './matching.ts';
-
-/** What the fan-out reads of each enabled webhook. */
-export type EnabledWebhook = Pick<WebhookRow, 'id' | 'events'>;
+import { type RawBuilder, sql } from 'kysely';
+import { webhookWants } from './matching.ts';
 
 /**
- * Queues one delivery (a pending webhook_calls row, due now) per enabled webhook that
- * wants the event, inside the caller's transaction: the calls commit with the change.
- * `webhooks` are the enabled webhooks, read in the same transaction (with the event's
- * insert). The notification is sent on commit only, so workers never wake for a
- * rolled-back change.
+ * The body of a CTE that queues one delivery (a pending webhook_calls row, due now) per
+ * enabled webhook that wants the event the CTE `eventCte` inserted (webhookWants): in the
+ * event's own statement, so the calls commit with the change and its event, and a change
+ * sends no statement more for its webhooks. Each queued call answers a row.
  */
-export async function enqueueWebhookCalls(
-  trx: Trx,
-  eventId: string,
-  event: MatchableEvent,
-  webhooks: EnabledWebhook[],
-): Promise<number> {
-  const targets = webhooks.filter((webhook) => webhookWantsEvent(webhook.events, event));
-  if (targets.length === 0) return 0;
-  // The calls and the notification in one statement: a data-modifying WITH runs whether
-  // or not the outer SELECT reads it.
-  await trx
-    .with('calls', (db) =>
-      db.insertInto('webhook_calls').values(
-        targets.map((webhook) => ({
-          webhook_id: webhook.id,
-          event_id: eventId,
-          entity_type: event.entityType,
-          event_type: event.eventType,
-        })),
-      ),
-    )
-    .selectNoFrom(sql`pg_notify(${WEBHOOK_CALLS_CHANNEL}, '')`.as('notified'))
-    .execute();
-  return targets.length;
+export function queuedCalls(
+  eventCte: string,
+  entityType: string,
+  eventType: string,
+  filterKeys: string,
+): RawBuilder<unknown> {
+  return sql`INSERT INTO webhook_calls (webhook_id, event_id, entity_type, event_type)
+    SELECT w.id, e.id, ${entityType}, ${eventType}
+    FROM webhooks AS w, ${sql.table(eventCte)} AS e
+    WHERE w.enabled AND ${webhookWants(sql.ref('w.events'), entityType, eventType, filterKeys)}
+    RETURNING 1`;
 }

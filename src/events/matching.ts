@@ -1,4 +1,4 @@
-import type { WebhookEventRule } from '../db/schema.ts';
+import { type Expression, type RawBuilder, sql } from 'kysely';
 
 /**
  * What an event can be filtered on: its entity and event types, and per filter entity
@@ -12,20 +12,34 @@ export type MatchableEvent = {
   filterKeys: Readonly<Partial<Record<string, readonly string[]>>>;
 };
 
-/** Filters are ANDed; the ids inside one filter are ORed. */
-function filtersMatch(filters: WebhookEventRule['filters'], event: MatchableEvent): boolean {
-  return (filters ?? []).every((filter) => {
-    const keys = event.filterKeys[filter.entity_type] ?? [];
-    return filter.entity_ids.some((id) => keys.includes(id));
-  });
+/** A jsonb value as an array: itself when it is one, else empty (a null `filters`). */
+function asArray(value: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(CASE WHEN jsonb_typeof(${value}) = 'array' THEN ${value} ELSE '[]'::jsonb END)`;
 }
 
-/** Does any of a webhook's rules ask for this event? */
-export function webhookWantsEvent(rules: WebhookEventRule[], event: MatchableEvent): boolean {
-  return rules.some(
-    (rule) =>
-      rule.entity_type === event.entityType &&
-      rule.event_types.includes(event.eventType) &&
-      filtersMatch(rule.filters, event),
-  );
+/**
+ * Does any of a webhook's rules (`rules`, its `events` column) ask for an event of these
+ * types, named by these ids (`filterKeys`: MatchableEvent's, as JSON)? Written in SQL, so
+ * the statement that records an event queues its calls too. A rule asks for it when it
+ * names the entity type and the event type, and every one of its filters (ANDed) names
+ * one of the event's ids for the filter's entity type (ORed).
+ */
+export function webhookWants(
+  rules: Expression<unknown>,
+  entityType: string,
+  eventType: string,
+  filterKeys: string,
+): RawBuilder<boolean> {
+  return sql<boolean>`EXISTS (
+    SELECT 1 FROM jsonb_array_elements(${rules}) AS r (rule)
+    WHERE r.rule->>'entity_type' = ${entityType}
+      AND r.rule->'event_types' ? ${eventType}
+      AND NOT EXISTS (
+        SELECT 1 FROM jsonb_array_elements(${asArray(sql`r.rule->'filters'`)}) AS f (filter)
+        WHERE NOT (
+          ${asArray(sql`${filterKeys}::jsonb -> (f.filter->>'entity_type')`)}
+            ?| ARRAY(SELECT jsonb_array_elements_text(${asArray(sql`f.filter->'entity_ids'`)}))
+        )
+      )
+  )`;
 }

@@ -1,14 +1,15 @@
-import { type QueryCreator, sql } from 'kysely';
+import { type Compilable, type QueryCreator, sql } from 'kysely';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
-import { type UnreadWrite, withWrites } from '../db/query/carried-writes.ts';
+import type { UnreadWrite } from '../db/query/carried-writes.ts';
 import { executePrepared, preparedShape } from '../db/query/prepared.ts';
 import type { ProjectDatabase } from '../db/schema.ts';
 import type { Trx } from '../db/transaction.ts';
 import { type PresentedEvent, presentEvent } from '../presenters/event.ts';
 import { cacheTagsEntity } from './cda-cache-tags.ts';
+import { WEBHOOK_CALLS_CHANNEL } from './channel.ts';
 import type { SchemaEvent } from './domain-events.ts';
-import { type EnabledWebhook, enqueueWebhookCalls } from './fan-out.ts';
-import type { MatchableEvent } from './matching.ts';
+import { queuedCalls } from './fan-out.ts';
+import { type MatchableEvent, webhookWants } from './matching.ts';
 import { previousAsStored } from './previous-entity.ts';
 
 export type { SchemaEvent } from './domain-events.ts';
@@ -39,7 +40,7 @@ function matchable(
 }
 
 /**
- * A change's last writes, which its event's insert carries as data-modifying CTEs: one
+ * A change's last writes, which its event's statement carries as data-modifying CTEs: one
  * statement instead of one more each. They run in that statement, after everything the
  * change sent before it: pass only writes that no read of the change has to see, whose
  * result nothing needs. Their triggers fire as the statement ends, as they would have.
@@ -63,8 +64,13 @@ export async function emitEvent(
   await recordEvent(tx.project, tx.environment, event, last);
 }
 
-/** An event's columns as the insert writes them (JSON serialised), in this order. */
-type EventColumns = [
+/**
+ * An event's statement's arguments, in this order: the event's columns as its insert
+ * writes them (JSON serialised; the nested entities null unless a record event keeps
+ * them), the ids webhook filters may name it by (MatchableEvent's `filterKeys`, as JSON),
+ * and its `cda_cache_tags` entity (null when the change invalidates no delivery cache).
+ */
+type EventArgs = [
   environment: string,
   isEnvironmentPrimary: boolean,
   entityType: string,
@@ -73,20 +79,35 @@ type EventColumns = [
   entity: string,
   previousEntity: string,
   relatedEntities: string,
+  nestedEntity: string | null,
+  nestedPrevious: string | null,
+  filterKeys: string,
+  cacheTags: string | null,
 ];
 
+const CACHE_TAGS = { entityType: 'cda_cache_tags', eventType: 'invalidate' } as const;
+
 /**
- * The event's insert, which brings back the enabled webhooks with the id, saving the
- * fan-out a round trip. Two shapes: a record event may also keep its nested entities.
+ * The one statement that records an event: the change's last writes (CTEs `write_<n>`),
+ * the event, the calls of the webhooks that want it (fan-out.ts), and, when the change
+ * invalidates delivery cache keys and an enabled webhook asks for `cda_cache_tags`
+ * events, that event and its calls too. The workers are notified (at commit) when any
+ * call was queued. Every part reads the database as it was before the statement; the
+ * writes' triggers fire as it ends. It answers the event's id.
  */
-function insertEvent(
+function eventStatement(
   db: QueryCreator<ProjectDatabase>,
-  columns: EventColumns,
-  nested?: [entity: string, previous: string],
-) {
-  const [environment, primary, entityType, eventType, entityId, entity, previous, related] =
-    columns;
-  return db
+  writes: readonly UnreadWrite[],
+  args: EventArgs,
+): Compilable<{ id: string }> {
+  const [environment, primary, entityType, eventType, entityId, entity, previous, related] = args;
+  const [nestedEntity, nestedPrevious, filterKeys, cacheTags] = [
+    args[8],
+    args[9],
+    args[10],
+    args[11],
+  ];
+  const event = db
     .insertInto('events')
     .values({
       environment,
@@ -97,44 +118,40 @@ function insertEvent(
       entity,
       previous_entity: previous,
       related_entities: related,
-      ...(nested ? { nested_entity: nested[0], nested_previous_entity: nested[1] } : {}),
+      nested_entity: nestedEntity,
+      nested_previous_entity: nestedPrevious,
     })
-    .returning((eb) => [
-      'id',
-      eb
-        .selectFrom('webhooks')
-        .select(
-          sql<
-            EnabledWebhook[]
-          >`coalesce(json_agg(json_build_object('id', id::text, 'events', events)), '[]')`.as(
-            'webhooks',
-          ),
-        )
-        .where('enabled', '=', true)
-        .as('webhooks'),
-    ]);
+    .returning('id');
+  // `cda_cache_tags` events take no filters.
+  const { entityType: tagsType, eventType: tagsEvent } = CACHE_TAGS;
+  const wantsTags = webhookWants(sql.ref('w.events'), tagsType, tagsEvent, '{}');
+  const tagsInsert = sql`INSERT INTO events (environment, is_environment_primary, entity_type,
+      event_type, entity_id, entity, previous_entity, related_entities)
+    SELECT ${environment}, ${primary}, ${tagsType}, ${tagsEvent}, ${tagsType},
+      ${cacheTags}::jsonb, 'null'::jsonb, '[]'::jsonb
+    WHERE ${cacheTags}::jsonb IS NOT NULL
+      AND EXISTS (SELECT 1 FROM webhooks AS w WHERE w.enabled AND ${wantsTags})
+    RETURNING id`;
+  const parts = [
+    ...writes.map((write, index) => sql`${sql.table(`write_${index}`)} AS (${write})`),
+    sql`"event" AS (${event})`,
+    sql`"calls" AS (${queuedCalls('event', entityType, eventType, filterKeys)})`,
+    sql`"tags_event" AS (${tagsInsert})`,
+    sql`"tags_calls" AS (${queuedCalls('tags_event', tagsType, tagsEvent, '{}')})`,
+  ];
+  const statement = sql<{ id: string }>`WITH ${sql.join(parts)}
+    SELECT e.id, (
+      SELECT pg_notify(${WEBHOOK_CALLS_CHANNEL}, '')
+      WHERE EXISTS (SELECT 1 FROM "calls") OR EXISTS (SELECT 1 FROM "tags_calls")
+    )::text AS notified
+    FROM "event" AS e`;
+  return { compile: () => statement.compile(db as never) };
 }
 
-const insertPlainEvent = preparedShape((trx: Trx, ...columns: EventColumns) =>
-  insertEvent(trx, columns),
+// The statement without carried writes: built and compiled once.
+const recordEventAlone = preparedShape((trx: Trx, ...args: EventArgs) =>
+  eventStatement(trx, [], args),
 );
-const insertNestedEvent = preparedShape(
-  (trx: Trx, nestedEntity: string, nestedPrevious: string, ...columns: EventColumns) =>
-    insertEvent(trx, columns, [nestedEntity, nestedPrevious]),
-);
-
-/** The event's insert carrying the change's last writes: compiled on every call, prepared. */
-async function insertEventAfter(
-  trx: Trx,
-  last: LastWrites,
-  columns: EventColumns,
-  nested: [entity: string, previous: string] | undefined,
-) {
-  return executePrepared(
-    trx,
-    insertEvent(withWrites<ProjectDatabase>(trx, last.writes), columns, nested),
-  );
-}
 
 /**
  * As emitEvent, for events of an environment itself (fork, promote, destroy…). The event
@@ -148,7 +165,9 @@ export async function recordEvent(
   last?: LastWrites,
 ): Promise<void> {
   const presented = presentEvent(event);
-  const columns: EventColumns = [
+  const tags = cacheTagsEntity({ entityType: event.entityType, ...presented }, environment);
+  const nested = presented.nestedEntity;
+  const args: EventArgs = [
     environment.id,
     environment.isPrimary,
     event.entityType,
@@ -157,58 +176,15 @@ export async function recordEvent(
     JSON.stringify(presented.entity),
     JSON.stringify(previousAsStored(presented.entity, presented.previousEntity)),
     JSON.stringify(presented.relatedEntities),
+    nested ? JSON.stringify(nested) : null,
+    nested ? JSON.stringify(previousAsStored(nested, presented.nestedPreviousEntity)) : null,
+    JSON.stringify(matchable(event, presented, environment).filterKeys),
+    tags ? JSON.stringify(tags) : null,
   ];
-  const nested: [string, string] | undefined = presented.nestedEntity
-    ? [
-        JSON.stringify(presented.nestedEntity),
-        JSON.stringify(previousAsStored(presented.nestedEntity, presented.nestedPreviousEntity)),
-      ]
-    : undefined;
-  const [inserted] =
+  // With last writes the text varies with them: compiled on every call, still prepared.
+  const [recorded] =
     last && last.writes.length > 0
-      ? await insertEventAfter(trx, last, columns, nested)
-      : nested
-        ? await insertNestedEvent(trx, ...nested, ...columns)
-        : await insertPlainEvent(trx, ...columns);
-  if (!inserted) throw new Error('the event insert returned no id');
-  const webhooks = inserted.webhooks ?? [];
-  await enqueueWebhookCalls(trx, inserted.id, matchable(event, presented, environment), webhooks);
-  await invalidateCacheTags(trx, environment, event.entityType, presented, webhooks);
-}
-
-/**
- * The change's `cda_cache_tags` / `invalidate` event, committed with it, when a webhook
- * asks for those events (no statement otherwise). The event takes no filters.
- */
-async function invalidateCacheTags(
-  trx: Trx,
-  environment: EnvironmentRef,
-  entityType: SchemaEvent['entityType'],
-  presented: PresentedEvent,
-  webhooks: EnabledWebhook[],
-): Promise<void> {
-  const wanted = webhooks.some((webhook) =>
-    webhook.events.some((rule) => rule.entity_type === 'cda_cache_tags'),
-  );
-  if (!wanted) return;
-  const entity = cacheTagsEntity({ entityType, ...presented }, environment);
-  if (!entity) return;
-  const [inserted] = await insertPlainEvent(
-    trx,
-    environment.id,
-    environment.isPrimary,
-    'cda_cache_tags',
-    'invalidate',
-    entity.id,
-    JSON.stringify(entity),
-    JSON.stringify(null),
-    JSON.stringify([]),
-  );
-  if (!inserted) throw new Error('the event insert returned no id');
-  await enqueueWebhookCalls(
-    trx,
-    inserted.id,
-    { entityType: 'cda_cache_tags', eventType: 'invalidate', filterKeys: {} },
-    webhooks,
-  );
+      ? await executePrepared(trx, eventStatement(trx, last.writes, args))
+      : await recordEventAlone(trx, ...args);
+  if (!recorded) throw new Error('the event statement returned no id');
 }
