@@ -11,8 +11,10 @@
 // two round trips (a change and its event commit together, durably). `floor/bare` is
 // then how far above the bare server any correct implementation starts.
 // Usage: npx tsx bench/latency.ts [--db embedded|postgres] [--requests 2000] [--block 200]
-//                                 [--cpu-prof DIR] [--only REGEX]
+//                                 [--cpu-prof DIR] [--only REGEX] [--webhooks N]
 // --only keeps the paths whose name matches (e.g. --only PUT), to profile them alone.
+// --webhooks N gives Fieldhouse N enabled webhooks that want every record and model event
+// (delivered to a local receiver): what webhooks add to a change.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,6 +28,7 @@ import { Client } from 'undici';
 import { cacheDir } from '../src/config.ts';
 import { openEmbedded } from '../src/db/engine/embedded.ts';
 import { embeddedPool } from '../src/db/engine/open-embedded.ts';
+import { startReceiver } from '../test/support/receiver.ts';
 import { benchDatabase, cpuMs, percentile, printTable, serverEnv } from './support.ts';
 
 const { values } = parseArgs({
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     block: { type: 'string', default: '200' },
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
+    webhooks: { type: 'string', default: '0' },
     'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     // Internal: run as the bare server, answering the documents in this file.
     bare: { type: 'string' },
@@ -172,12 +176,15 @@ async function main(): Promise<void> {
   );
   const scratch = mkdtempSync(join(tmpdir(), 'fieldhouse-latency-'));
   const nodeArgs = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`] : [];
+  const webhooks = Number(values.webhooks);
+  const receiver = webhooks > 0 ? await startReceiver() : null;
   const fieldhouse = await startServer(
     [...nodeArgs, 'bin/fieldhouse.js', 'serve'],
     {
       ...serverEnv(database),
       FIELDHOUSE_ADMIN_TOKEN: TOKEN,
       FIELDHOUSE_COUNT_QUERIES: process.env.FIELDHOUSE_COUNT_QUERIES ?? '1',
+      ...(receiver ? { FIELDHOUSE_WEBHOOK_ALLOW: '127.0.0.1/32' } : {}),
       LOG_LEVEL: 'info',
       PORT: '0',
     },
@@ -199,6 +206,23 @@ async function main(): Promise<void> {
       if (i === 0) field = created;
     }
     const item = await client.items.create({ item_type: model, field0: 'first' });
+    for (let i = 0; receiver && i < webhooks; i++)
+      await client.webhooks.create({
+        name: `Hook ${i}`,
+        url: `${receiver.url}/hook/${i}`,
+        headers: {},
+        events: [
+          { entity_type: 'item', event_types: ['create', 'update', 'delete'] },
+          { entity_type: 'item_type', event_types: ['create', 'update', 'delete'] },
+        ],
+        custom_payload: null,
+        http_basic_user: null,
+        http_basic_password: null,
+        enabled: true,
+        payload_api_version: '3',
+        nested_items_in_payload: false,
+        auto_retry: true,
+      });
 
     const allPaths: Path[] = [
       {
@@ -388,6 +412,7 @@ async function main(): Promise<void> {
     if (bare) await stop(bare.child);
     if (floor) await stop(floor.child);
     await stop(fieldhouse.child);
+    await receiver?.close();
     await database.drop();
     rmSync(scratch, { recursive: true, force: true });
   }
