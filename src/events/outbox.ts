@@ -100,13 +100,20 @@ function eventStatement(
   writes: readonly UnreadWrite[],
   args: EventArgs,
 ): Compilable<{ id: string }> {
-  const [environment, primary, entityType, eventType, entityId, entity, previous, related] = args;
-  const [nestedEntity, nestedPrevious, filterKeys, cacheTags] = [
-    args[8],
-    args[9],
-    args[10],
-    args[11],
-  ];
+  const [
+    environment,
+    primary,
+    entityType,
+    eventType,
+    entityId,
+    entity,
+    previous,
+    related,
+    nestedEntity,
+    nestedPrevious,
+    filterKeys,
+    cacheTags,
+  ] = args;
   const event = db
     .insertInto('events')
     .values({
