@@ -28,6 +28,7 @@ import { Client } from 'undici';
 import { cacheDir } from '../src/config.ts';
 import { openEmbedded } from '../src/db/engine/embedded.ts';
 import { embeddedPool } from '../src/db/engine/open-embedded.ts';
+import { buildWebhook } from '../test/support/factories.ts';
 import { startReceiver } from '../test/support/receiver.ts';
 import { benchDatabase, cpuMs, percentile, printTable, serverEnv } from './support.ts';
 
@@ -207,21 +208,12 @@ async function main(): Promise<void> {
     }
     const item = await client.items.create({ item_type: model, field0: 'first' });
     for (let i = 0; receiver && i < webhooks; i++)
-      await client.webhooks.create({
-        name: `Hook ${i}`,
+      await buildWebhook(client, {
         url: `${receiver.url}/hook/${i}`,
-        headers: {},
         events: [
           { entity_type: 'item', event_types: ['create', 'update', 'delete'] },
           { entity_type: 'item_type', event_types: ['create', 'update', 'delete'] },
         ],
-        custom_payload: null,
-        http_basic_user: null,
-        http_basic_password: null,
-        enabled: true,
-        payload_api_version: '3',
-        nested_items_in_payload: false,
-        auto_retry: true,
       });
 
     const allPaths: Path[] = [
