@@ -1,8 +1,7 @@
-import { type Compilable, type QueryCreator, sql } from 'kysely';
+import { type Compilable, sql } from 'kysely';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
 import type { UnreadWrite } from '../db/query/carried-writes.ts';
 import { executePrepared, preparedShape } from '../db/query/prepared.ts';
-import type { ProjectDatabase } from '../db/schema.ts';
 import type { Trx } from '../db/transaction.ts';
 import { type PresentedEvent, presentEvent } from '../presenters/event.ts';
 import { cacheTagsEntity } from './cda-cache-tags.ts';
@@ -96,7 +95,7 @@ const CACHE_TAGS = { entityType: 'cda_cache_tags', eventType: 'invalidate' } as 
  * writes' triggers fire as it ends. It answers the event's id.
  */
 function eventStatement(
-  db: QueryCreator<ProjectDatabase>,
+  db: Trx,
   writes: readonly UnreadWrite[],
   args: EventArgs,
 ): Compilable<{ id: string }> {
@@ -152,7 +151,7 @@ function eventStatement(
       WHERE EXISTS (SELECT 1 FROM "calls") OR EXISTS (SELECT 1 FROM "tags_calls")
     )::text AS notified
     FROM "event" AS e`;
-  return { compile: () => statement.compile(db as never) };
+  return { compile: () => statement.compile(db) };
 }
 
 // The statement without carried writes: built and compiled once.
