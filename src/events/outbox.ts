@@ -92,7 +92,7 @@ const CACHE_TAGS = { entityType: 'cda_cache_tags', eventType: 'invalidate' } as 
  * invalidates delivery cache keys and an enabled webhook asks for `cda_cache_tags`
  * events, that event and its calls too. The workers are notified (at commit) when any
  * call was queued. Every part reads the database as it was before the statement; the
- * writes' triggers fire as it ends. It answers the event's id.
+ * writes' triggers fire as it ends. It answers the event's id, which nothing reads.
  */
 function eventStatement(
   db: Trx,
@@ -154,15 +154,23 @@ function eventStatement(
   return { compile: () => statement.compile(db) };
 }
 
+// Nothing reads an event's statement's answer, and its errors are told apart outside the
+// change's transaction: it is held, to go with the change's next statement or its COMMIT
+// (executePrepared's `held`): a change that ends with its event commits in its round trip.
+const HELD = { held: true } as const;
+
 // The statement without carried writes: built and compiled once.
-const recordEventAlone = preparedShape((trx: Trx, ...args: EventArgs) =>
-  eventStatement(trx, [], args),
+const recordEventAlone = preparedShape(
+  (trx: Trx, ...args: EventArgs) => eventStatement(trx, [], args),
+  HELD,
 );
 
 /**
  * As emitEvent, for events of an environment itself (fork, promote, destroy…). The event
  * is presented here, into the JSON its row stores and webhook payloads are made of: in
- * the change's transaction and in the statement that inserts it.
+ * the change's transaction and in the statement that inserts it. That statement is held
+ * (HELD): it goes out with the transaction's next statement or its COMMIT, and a failure
+ * of it (a carried write's unique key) surfaces there.
  */
 export async function recordEvent(
   trx: Trx,
@@ -188,9 +196,7 @@ export async function recordEvent(
     tags ? JSON.stringify(tags) : null,
   ];
   // With last writes the text varies with them: compiled on every call, still prepared.
-  const [recorded] =
-    last && last.writes.length > 0
-      ? await executePrepared(trx, eventStatement(trx, last.writes, args))
-      : await recordEventAlone(trx, ...args);
-  if (!recorded) throw new Error('the event statement returned no id');
+  if (last && last.writes.length > 0)
+    await executePrepared(trx, eventStatement(trx, last.writes, args), HELD);
+  else await recordEventAlone(trx, ...args);
 }

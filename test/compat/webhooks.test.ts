@@ -233,8 +233,8 @@ describe('webhooks through the official client', () => {
     );
     // Keeping its own name is not a clash.
     assert.equal((await client.webhooks.update(taken.id, { name: taken.name })).name, taken.name);
-    // The name travels as a quoted literal in the update's first statement: quotes,
-    // backslashes and SQL are only text.
+    // The name travels in the update's first statement: quotes, backslashes and SQL are
+    // only text.
     const quoted = `It's a "hook" \\ '); DROP TABLE webhooks; --`;
     assert.equal((await client.webhooks.update(taken.id, { name: quoted })).name, quoted);
     await rejectsField(

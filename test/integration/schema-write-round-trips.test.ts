@@ -42,8 +42,7 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(statements, [
       'begin; SELECT * FROM enter_environment',
       'select',
-      'insert into fields + insert into events',
-      'commit',
+      'insert into fields + insert into events; commit',
     ]);
     // What the create answered is what the database holds, and the model lists it.
     assert.deepEqual(await client.fields.find(field.id), field);
@@ -62,8 +61,7 @@ describe('round trips of schema writes', () => {
         'select',
         'insert into fields',
         'update items',
-        'insert into events',
-        'commit',
+        'insert into events; commit',
       ],
     );
   });
@@ -73,8 +71,7 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(statements, [
       'begin; SELECT * FROM enter_environment',
       'select',
-      'insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events',
-      'commit',
+      'insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events; commit',
     ]);
     // What the create answered is what the database holds; its menu entry comes last.
     assert.deepEqual(await client.itemTypes.find(model.id), model);
@@ -97,8 +94,7 @@ describe('round trips of schema writes', () => {
       [
         'begin; SELECT * FROM enter_environment',
         'select',
-        'update fields + insert into events',
-        'commit',
+        'update fields + insert into events; commit',
       ],
     );
     assert.equal((await client.fields.find(field.id)).hint, 'carried');
@@ -123,9 +119,8 @@ describe('round trips of schema writes', () => {
       'update fields',
       'update fields',
       'select',
-      'insert into events',
-      // The shifted field, for `included`.
-      'select',
+      // The event goes with the next statement: the shifted field, for `included`.
+      'insert into events; select',
       'commit',
     ]);
     const fields = await client.fields.list(model.id);
@@ -146,8 +141,7 @@ describe('round trips of schema writes', () => {
       [
         'begin; SELECT * FROM enter_environment',
         'select',
-        'update item_types + insert into events',
-        'commit',
+        'update item_types + insert into events; commit',
       ],
     );
     assert.equal((await client.itemTypes.find(model.id)).hint, 'carried');
@@ -168,8 +162,7 @@ describe('round trips of schema writes', () => {
       [
         'begin; SELECT * FROM enter_records',
         'select',
-        'insert into item_versions + update items + insert into events',
-        'commit',
+        'insert into item_versions + update items + insert into events; commit',
       ],
     );
     assert.equal((await client.items.find(record.id))[field.api_key], 'carried');
@@ -192,8 +185,7 @@ describe('round trips of schema writes', () => {
     );
     assert.deepEqual(statements, [
       'begin; SELECT * FROM enter_records',
-      'insert into item_versions + insert into items + insert into events',
-      'commit',
+      'insert into item_versions + insert into items + insert into events; commit',
     ]);
     const record = await client.items.find(created.id);
     assert.equal(record[field.api_key], 'carried');
@@ -230,8 +222,7 @@ describe('round trips of schema writes', () => {
     const sequence = (write: string) => [
       'begin; SELECT * FROM enter_records',
       'select',
-      `${write} + insert into events`,
-      'commit',
+      `${write} + insert into events; commit`,
     ];
     const events = await count('events');
     assert.deepEqual(
@@ -302,15 +293,13 @@ describe('round trips of schema changes whose first read is kept', () => {
     assert.deepEqual(await transactionOf(() => client.fields.update(field.id, { hint: 'one' })), [
       'begin; SELECT * FROM enter_environment',
       'select',
-      'update fields + insert into events',
-      'commit',
+      'update fields + insert into events; commit',
     ]);
     // A refused change commits nothing: the version stays, and what it read is kept.
     await assert.rejects(client.fields.update(field.id, { api_key: 'Not A Key' }));
     assert.deepEqual(await transactionOf(() => client.fields.update(field.id, { hint: 'two' })), [
       'begin; SELECT * FROM enter_environment',
-      'update fields + insert into events',
-      'commit',
+      'update fields + insert into events; commit',
     ]);
     assert.equal((await client.fields.find(field.id)).hint, 'two');
   });
@@ -322,14 +311,12 @@ describe('round trips of schema changes whose first read is kept', () => {
     assert.deepEqual(await transactionOf(update), [
       'begin; SELECT * FROM enter_environment',
       'select',
-      'update item_types + insert into events',
-      'commit',
+      'update item_types + insert into events; commit',
     ]);
     await client.itemTypes.find(model.id);
     assert.deepEqual(await transactionOf(update), [
       'begin; SELECT * FROM enter_environment',
-      'update item_types + insert into events',
-      'commit',
+      'update item_types + insert into events; commit',
     ]);
   });
 
@@ -347,8 +334,7 @@ describe('round trips of schema changes whose first read is kept', () => {
       'update blocks + update items',
       // The field's value indexes, looked up in the catalog (none here, so none dropped).
       'SELECT',
-      'insert into events',
-      'commit',
+      'insert into events; commit',
     ];
     assert.deepEqual(await transactionOf(() => client.fields.destroy(other.id)), destroyed);
     await assert.rejects(client.fields.update(kept.id, { api_key: 'Not A Key' }));
@@ -397,8 +383,7 @@ describe('round trips of schema changes whose first read is kept', () => {
       'delete from item_types',
       // Its fields' value indexes, looked up in the catalog (none here, so none dropped).
       'SELECT',
-      'insert into events',
-      'commit',
+      'insert into events; commit',
     ];
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id });

@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { type DatabaseHandle, type Db, openDatabase } from '../../src/db/client.ts';
+import { sendHeld } from '../../src/db/query/pipelining-dialect.ts';
+import { executePrepared } from '../../src/db/query/prepared.ts';
+import type { Queryable } from '../../src/db/transaction.ts';
 import { createTestDatabase, databaseConfig, type TestDatabase } from '../support/databases.ts';
 import { buildField } from '../support/factories.ts';
 import { roundTripsOf } from '../support/round-trips.ts';
 import { useTestServer } from '../support/server.ts';
 
-// A transaction's BEGIN travels with its first statement when that statement has no
-// parameters (src/db/query/folded-begin-dialect.ts): one round trip less per change. These
-// check the round trips sent, and that transactions stay whole, roll back and leave
-// their connection clean. One pooled connection, so every test reuses the one before's.
+// A transaction's BEGIN, and the statements it holds, travel with its next statement or its
+// COMMIT (src/db/query/pipelining-dialect.ts): fewer round trips per change. These check
+// the round trips sent, and that transactions stay whole, roll back and leave their
+// connection clean. One pooled connection, so every test reuses the one before's.
 
 let database: TestDatabase;
 let handle: DatabaseHandle;
@@ -63,7 +66,7 @@ test('BEGIN goes with a first statement without parameters, which answers its ow
   assert.ok(await outsideTransactions());
 });
 
-test('a first statement with parameters gets BEGIN alone before it, and the transaction holds', async () => {
+test('a first statement with parameters takes BEGIN along in one run, and the transaction holds', async () => {
   await sql`DELETE FROM fold_probe`.execute(db);
   const sent = await roundTripsOf(() =>
     assert.rejects(
@@ -74,7 +77,7 @@ test('a first statement with parameters gets BEGIN alone before it, and the tran
       /undo/,
     ),
   );
-  assert.deepEqual(sent, ['begin', 'INSERT INTO fold_probe VALUES ($1)', 'rollback']);
+  assert.deepEqual(sent, ['begin; INSERT INTO fold_probe VALUES ($1)', 'rollback']);
   assert.deepEqual(await probeValues(), [], 'the insert was inside the transaction');
 
   await db.transaction().execute(async (trx) => {
@@ -168,11 +171,179 @@ test('serial transactions on one reserved connection, with statements between th
   assert.ok(await outsideTransactions());
 });
 
+/** Sends `statement` held (prepared.ts's `held`): it waits for what follows it. */
+const hold = (on: Queryable, statement: RawBuilder<unknown>) =>
+  executePrepared(on, { compile: () => statement.compile(on) }, { held: true });
+
+/** Inserts `n` into the probe table by a held statement. */
+const holdInsert = (on: Queryable, n: unknown) =>
+  hold(on, sql`INSERT INTO fold_probe VALUES (${n})`);
+
+test('a held statement goes with the next one, which sees what it did', async () => {
+  await sql`DELETE FROM fold_probe`.execute(db);
+  let selected: unknown[] = [];
+  const sent = await roundTripsOf(() =>
+    db.transaction().execute(async (trx) => {
+      assert.deepEqual(await holdInsert(trx, 7), [], 'a held statement answers no rows');
+      selected = (await sql`SELECT n FROM fold_probe ORDER BY n`.execute(trx)).rows;
+    }),
+  );
+  assert.deepEqual(sent, [
+    'begin; INSERT INTO fold_probe VALUES ($1); SELECT n FROM fold_probe ORDER BY n',
+    'commit',
+  ]);
+  assert.deepEqual(selected, [{ n: 7 }]);
+  assert.deepEqual(await probeValues(), [7]);
+});
+
+test('a held statement last in its transaction goes with the COMMIT', async () => {
+  await sql`DELETE FROM fold_probe`.execute(db);
+  const sent = await roundTripsOf(() =>
+    db.transaction().execute(async (trx) => {
+      await sql`SELECT 1`.execute(trx);
+      await holdInsert(trx, 8);
+    }),
+  );
+  assert.deepEqual(sent, ['begin; SELECT 1', 'INSERT INTO fold_probe VALUES ($1); commit']);
+  assert.deepEqual(await probeValues(), [8]);
+  assert.ok(await outsideTransactions());
+});
+
+test('a held statement that fails fails the statement it goes with, or the COMMIT: nothing commits', async () => {
+  await sql`DELETE FROM fold_probe`.execute(db);
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await sql`INSERT INTO fold_probe VALUES (1)`.execute(trx);
+      await holdInsert(trx, 'not a number');
+      await sql`INSERT INTO fold_probe VALUES (2)`.execute(trx);
+    }),
+    /invalid input syntax for type integer/,
+  );
+  assert.deepEqual(await probeValues(), []);
+  assert.ok(await outsideTransactions());
+
+  const sent = await roundTripsOf(() =>
+    assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO fold_probe VALUES (3)`.execute(trx);
+        await holdInsert(trx, 'not a number');
+      }),
+      /invalid input syntax for type integer/,
+    ),
+  );
+  // The COMMIT was skipped with the failed statement: the block is rolled back.
+  assert.deepEqual(sent, [
+    'begin; INSERT INTO fold_probe VALUES (3)',
+    'INSERT INTO fold_probe VALUES ($1); commit',
+    'rollback',
+  ]);
+  assert.deepEqual(await probeValues(), []);
+  assert.ok(await outsideTransactions());
+});
+
+test('a transaction that fails drops what it holds unsent; outside one, a held statement goes at once', async () => {
+  await sql`DELETE FROM fold_probe`.execute(db);
+  const sent = await roundTripsOf(async () => {
+    await assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await holdInsert(trx, 1);
+        throw new Error('undo');
+      }),
+      /undo/,
+    );
+    await holdInsert(db, 2);
+  });
+  assert.deepEqual(sent, ['INSERT INTO fold_probe VALUES ($1)']);
+  assert.deepEqual(await probeValues(), [2]);
+  assert.ok(await outsideTransactions());
+});
+
+test('a transaction holds at most 16 statements: the 16th sends them', async () => {
+  await sql`DELETE FROM fold_probe`.execute(db);
+  const sent = await roundTripsOf(() =>
+    db.transaction().execute(async (trx) => {
+      for (let n = 1; n <= 20; n++) await holdInsert(trx, n);
+    }),
+  );
+  const insert = 'INSERT INTO fold_probe VALUES ($1)';
+  assert.deepEqual(sent, [
+    ['begin', ...Array(16).fill(insert)].join('; '),
+    [...Array(4).fill(insert), 'commit'].join('; '),
+  ]);
+  assert.deepEqual(
+    await probeValues(),
+    Array.from({ length: 20 }, (_, index) => index + 1),
+  );
+});
+
+test('sendHeld sends what is held at once: a failure rejects there, and a rollback still undoes it', async () => {
+  await sql`DELETE FROM fold_probe`.execute(db);
+  const sent = await roundTripsOf(() =>
+    assert.rejects(
+      db.transaction().execute(async (trx) => {
+        await holdInsert(trx, 9);
+        await sendHeld(trx);
+        // It ran: the transaction sees it, and has nothing left to send.
+        assert.deepEqual((await sql`SELECT n FROM fold_probe`.execute(trx)).rows, [{ n: 9 }]);
+        await sendHeld(trx);
+        throw new Error('validated only');
+      }),
+      /validated only/,
+    ),
+  );
+  assert.deepEqual(sent, [
+    'begin; INSERT INTO fold_probe VALUES ($1)',
+    'SELECT n FROM fold_probe',
+    'rollback',
+  ]);
+  assert.deepEqual(await probeValues(), []);
+
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await holdInsert(trx, 'not a number');
+      await sendHeld(trx);
+      assert.fail('the held statement failed: sendHeld rejects');
+    }),
+    /invalid input syntax for type integer/,
+  );
+  assert.ok(await outsideTransactions());
+});
+
+test('a prepared statement in a run that fails is parsed again only if its parse did not run', async () => {
+  // Texts no other test sends, so each is new to the connection here.
+  const before = sql`INSERT INTO fold_probe VALUES (${1} + 100)`;
+  const after = sql`INSERT INTO fold_probe VALUES (${1} + 200)`;
+  await sql`DELETE FROM fold_probe`.execute(db);
+  // `after` is never parsed: the run stops at the statement that fails before it.
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await holdInsert(trx, 'not a number');
+      await hold(trx, after);
+    }),
+    /invalid input syntax/,
+  );
+  // `before` is parsed, then the run fails after it.
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      await hold(trx, before);
+      await sql`SELECT 1 / 0`.execute(trx);
+    }),
+    /division by zero/,
+  );
+  // Both run now: neither is parsed twice, nor bound unparsed.
+  await db.transaction().execute(async (trx) => {
+    await hold(trx, before);
+    await hold(trx, after);
+  });
+  assert.deepEqual(await probeValues(), [101, 201]);
+  assert.ok(await outsideTransactions());
+});
+
 test.describe('through the API', () => {
   const server = useTestServer();
   const client = server.client();
 
-  test('a change sends its BEGIN with the environment entry, not alone', async () => {
+  test('a change sends its BEGIN with the environment entry, and its COMMIT with its event', async () => {
     const field = await buildField(client);
     const sent = await roundTripsOf(() => client.fields.update(field.id, { hint: 'folded' }));
     const entry = sent.findIndex((text) =>
@@ -180,7 +351,9 @@ test.describe('through the API', () => {
     );
     assert.ok(entry >= 0, `BEGIN goes with the entry: ${sent.join('\n')}`);
     assert.ok(!sent.includes('begin'), 'no BEGIN goes alone');
-    assert.ok(sent.slice(entry).includes('commit'));
+    assert.ok(!sent.includes('commit'), 'no COMMIT goes alone');
+    const last = sent.slice(entry).find((text) => text.endsWith('; commit'));
+    assert.match(last ?? '', /"event" AS \(insert into "events"/);
     assert.equal((await client.fields.find(field.id)).hint, 'folded');
   });
 });

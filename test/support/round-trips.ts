@@ -3,9 +3,11 @@ import pg from 'pg';
 
 /**
  * The statement texts this process sends to any database while `fn` runs, one per round
- * trip: node-postgres sends one query message per `query` call and waits for its answer
- * before the next, on both engines (PGlite's bridge is a node-postgres client too). It
- * watches `query` and calls it on unchanged, so what it records is what really went out.
+ * trip: each `query` call of node-postgres sends its messages and waits for their answer
+ * before the next, on both engines (PGlite's bridge is a node-postgres client too); a run
+ * of several statements is one call, whose text is theirs joined by "; "
+ * (src/db/query/statement-run.ts). It watches `query` and calls it on unchanged, so what
+ * it records is what really went out.
  */
 export async function roundTripsOf(fn: () => Promise<unknown>): Promise<string[]> {
   const sent: string[] = [];
@@ -42,7 +44,9 @@ export async function requestRoundTripsOf(fn: () => Promise<unknown>): Promise<s
 
 /**
  * The statements of the one change `fn` makes, from its BEGIN (sent with the environment
- * entry) to its COMMIT: writes named by their tables, reads as `select`.
+ * entry) to its COMMIT, one entry per round trip: writes named by their tables, reads as
+ * `select`, and the statements of one round trip (a run: held statements go with the
+ * next one, src/db/query/pipelining-dialect.ts) joined by "; ".
  */
 export async function transactionOf(fn: () => Promise<unknown>): Promise<string[]> {
   return (await changeOf(fn)).statements;
@@ -60,20 +64,25 @@ export async function changeOf<T>(
 }
 
 function changeStatements(sent: string[]): string[] {
-  const start = sent.findIndex(
-    (text) =>
-      text.startsWith('begin; SELECT * FROM enter_environment(') ||
-      text.startsWith('begin; SELECT * FROM enter_records('),
+  const trips = sent.map((text) => text.split('; ').map(statementKind).join('; '));
+  const start = trips.findIndex(
+    (trip) =>
+      trip === 'begin; SELECT * FROM enter_environment' ||
+      trip === 'begin; SELECT * FROM enter_records',
   );
-  const end = sent.indexOf('commit', start);
+  const end = trips.findIndex((trip, index) => index > start && trip.endsWith('commit'));
   assert.ok(start >= 0 && end > start, sent.join('\n'));
-  return sent.slice(start, end + 1).map((text) => {
-    if (text === 'commit' || text.startsWith('begin;')) return text.split('(')[0] ?? text;
-    // Reads (models with subqueries) only as reads; writes, CTEs included, by their tables.
-    if (text.startsWith('select')) return 'select';
-    const writes = [
-      ...text.matchAll(/(insert into|update|delete from) (?:"env_\d+"\.)?"(\w+)"/g),
-    ].map(([, verb, table]) => `${verb} ${table}`);
-    return writes.length > 0 ? writes.join(' + ') : (text.split(' ')[0] ?? '');
-  });
+  return trips.slice(start, end + 1);
+}
+
+/** A statement as a change's summary names it. */
+function statementKind(text: string): string {
+  if (text === 'commit' || text === 'begin') return text;
+  if (text.startsWith('SELECT * FROM enter_')) return text.split('(')[0] ?? text;
+  // Reads (models with subqueries) only as reads; writes, CTEs included, by their tables.
+  if (text.startsWith('select')) return 'select';
+  const writes = [
+    ...text.matchAll(/(insert into|update|delete from) (?:"env_\d+"\.)?"(\w+)"/g),
+  ].map(([, verb, table]) => `${verb} ${table}`);
+  return writes.length > 0 ? writes.join(' + ') : (text.split(' ')[0] ?? '');
 }

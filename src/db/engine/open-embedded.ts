@@ -5,8 +5,8 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { DatabaseHandle } from '../client.ts';
-import { FoldedBeginDialect } from '../query/folded-begin-dialect.ts';
-import { queryCounter } from '../query/query-count.ts';
+import { PipeliningDialect } from '../query/pipelining-dialect.ts';
+import { statementPrinter } from '../query/query-count.ts';
 import './pg-types.ts';
 import type { ProjectDatabase } from '../schema.ts';
 import { openEmbedded } from './embedded.ts';
@@ -38,8 +38,8 @@ export async function openEmbeddedDatabase(
     const pglite = await openEmbedded(join(dataDir, 'pgdata'), cacheDir);
     const pool = embeddedPool(pglite);
     const db = new Kysely<ProjectDatabase>({
-      dialect: new FoldedBeginDialect(pool),
-      log: queryCounter,
+      dialect: new PipeliningDialect(pool),
+      log: statementPrinter,
     });
     registerEngine(db, 'embedded');
     const stopAutovacuum = autovacuumEvery(db, AUTOVACUUM_INTERVAL_MS);

@@ -1,8 +1,8 @@
 import { Kysely } from 'kysely';
 import pg from 'pg';
 import type { DatabaseHandle } from '../client.ts';
-import { FoldedBeginDialect } from '../query/folded-begin-dialect.ts';
-import { queryCounter } from '../query/query-count.ts';
+import { PipeliningDialect } from '../query/pipelining-dialect.ts';
+import { statementPrinter } from '../query/query-count.ts';
 import { registerEngine } from './engine-of.ts';
 import './pg-types.ts';
 import type { ProjectDatabase } from '../schema.ts';
@@ -16,8 +16,8 @@ export function openPostgres(url: string, poolSize: number): DatabaseHandle {
     process.emitWarning(`PostgreSQL connection lost while idle: ${error.message}`);
   });
   const db = new Kysely<ProjectDatabase>({
-    dialect: new FoldedBeginDialect(pool),
-    log: queryCounter,
+    dialect: new PipeliningDialect(pool),
+    log: statementPrinter,
   });
   registerEngine(db, 'postgres');
   return {

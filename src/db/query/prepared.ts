@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
 import { BoundedMemo } from '../../bounded-memo.ts';
 import { schemaOf } from '../environment-scope.ts';
+import type { NamedStatement } from './pipelining-dialect.ts';
 
 /** The pool, a transaction, project-wide or scoped: anything that runs a compiled query. */
 type Executor = { executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>> };
@@ -23,17 +24,30 @@ function statementName(text: string): string {
  * Use it only for queries of a fixed shape (no `in (…)` lists of varying length): each
  * distinct text becomes one statement per connection. The name is derived from the
  * text, so two texts can never share one name.
- * Kysely hands `sql` to node-postgres unchanged, and node-postgres accepts a
- * `{ name, text }` config there (the dialect has no option for names).
+ * Kysely hands `sql` to the connection unchanged, so it carries a `{ name, text }`
+ * object there (pipelining-dialect.ts sends it as a named statement).
  * Select explicit columns (or `row_to_json(t.*)`), never `t.*`: a cached plan whose
  * result columns change under a later migration fails instead of re-planning.
+ *
+ * `held`: inside a transaction, the statement waits to go out with the transaction's next
+ * statement or its COMMIT, in one round trip (pipelining-dialect.ts), and answers no rows.
+ * Its failure surfaces there: hold only a statement whose result nothing reads, in a
+ * change whose errors are told apart outside its transaction.
  */
-export async function executePrepared<Row>(db: Executor, query: Compilable<Row>): Promise<Row[]> {
+export async function executePrepared<Row>(
+  db: Executor,
+  query: Compilable<Row>,
+  options: SendOptions = {},
+): Promise<Row[]> {
   const compiled = query.compile();
-  const named = { name: statementName(compiled.sql), text: compiled.sql } as unknown as string;
+  const statement: NamedStatement = { name: statementName(compiled.sql), text: compiled.sql };
+  if (options.held) statement.held = true;
+  const named = statement as unknown as string;
   const result = await db.executeQuery<Row>({ ...compiled, sql: named });
   return result.rows;
 }
+
+export type SendOptions = Readonly<{ held?: boolean }>;
 
 /** Stands for an argument of a statement of fixed shape while it is compiled. */
 class Placeholder {
@@ -55,6 +69,7 @@ type CompiledShape = { query: CompiledQuery<unknown>; sources: Source[] };
  */
 export function preparedShape<Db extends Executor & object, Args extends unknown[], Row>(
   build: (db: Db, ...args: Args) => Compilable<Row>,
+  options: SendOptions = {},
 ): (db: Db, ...args: Args) => Promise<Row[]> {
   const bySchema = new Map<string, CompiledShape>();
   return async (db, ...args) => {
@@ -77,6 +92,6 @@ export function preparedShape<Db extends Executor & object, Args extends unknown
       source instanceof Placeholder ? args[source.index] : source.value,
     );
     const compiled = { ...shape.query, parameters } as CompiledQuery<Row>;
-    return executePrepared(db, { compile: () => compiled });
+    return executePrepared(db, { compile: () => compiled }, options);
   };
 }

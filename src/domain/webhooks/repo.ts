@@ -21,9 +21,7 @@ export async function findWebhook(db: Queryable, id: string): Promise<WebhookRow
 /**
  * Locks the row so a concurrent update or delete waits for this transaction, and says
  * whether `renamingTo` (when given) is another webhook's name: one statement, sent with
- * the transaction's BEGIN. Its values go as literals (the id is a row id, the name is
- * quoted by Kysely), because only a statement without parameters can carry the BEGIN
- * (db/query/folded-begin-dialect.ts).
+ * the transaction's BEGIN (db/query/pipelining-dialect.ts).
  */
 export async function findWebhookForUpdate(
   db: Queryable,
@@ -42,13 +40,13 @@ export async function findWebhookForUpdate(
               eb
                 .selectFrom('webhooks as other')
                 .select('other.id')
-                .where('other.name', '=', sql.lit(renamingTo))
+                .where('other.name', '=', renamingTo)
                 .whereRef('other.id', '<>', 'webhooks.id'),
             )
             .$castTo<boolean>()
       ).as('name_taken'),
     )
-    .where('id', '=', sql.lit(id))
+    .where('id', '=', id)
     .forUpdate()
     .executeTakeFirst();
 }

@@ -1,5 +1,6 @@
 import type { Scope, ScopedTransaction } from '../../../db/environment-scope.ts';
 import { inEnvironmentTransaction, RECORD_CHANGE } from '../../../db/environment-transaction.ts';
+import { sendHeld } from '../../../db/query/pipelining-dialect.ts';
 import type { RecordView } from '../record-view.ts';
 
 /** Ends a validate-only change: everything it wrote is rolled back. */
@@ -23,7 +24,11 @@ export async function runChange(
       scope,
       async (tx) => {
         const entity = await fn(tx);
-        if (validateOnly) throw new ValidatedOnly(entity);
+        if (validateOnly) {
+          // Its event's statement, which carries its last writes, runs too.
+          await sendHeld(tx.project);
+          throw new ValidatedOnly(entity);
+        }
         return entity;
       },
       RECORD_CHANGE,
