@@ -40,8 +40,7 @@ describe('round trips of schema writes', () => {
       buildField(client, { itemTypeId: model.id, hint: 'carried' }),
     );
     assert.deepEqual(statements, [
-      'begin; SELECT * FROM enter_environment',
-      'select',
+      'begin; SELECT enter_environment_assuming; select',
       'insert into fields + insert into events; commit',
     ]);
     // What the create answered is what the database holds, and the model lists it.
@@ -57,8 +56,7 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => buildField(client, { itemTypeId: record.item_type.id })),
       [
-        'begin; SELECT * FROM enter_environment',
-        'select',
+        'begin; SELECT enter_environment_assuming; select',
         'insert into fields',
         'update items',
         'insert into events; commit',
@@ -69,8 +67,7 @@ describe('round trips of schema writes', () => {
   test('a model create: one read of what it checks, then its rows in its event', async () => {
     const { statements, result: model } = await changeOf(() => buildModel(client));
     assert.deepEqual(statements, [
-      'begin; SELECT * FROM enter_environment',
-      'select',
+      'begin; SELECT enter_environment_assuming; select',
       'insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events; commit',
     ]);
     // What the create answered is what the database holds; its menu entry comes last.
@@ -92,8 +89,7 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => client.fields.update(field.id, { hint: 'carried' })),
       [
-        'begin; SELECT * FROM enter_environment',
-        'select',
+        'begin; SELECT enter_environment_assuming; select',
         'update fields + insert into events; commit',
       ],
     );
@@ -110,8 +106,7 @@ describe('round trips of schema writes', () => {
     const first = await buildField(client, { itemTypeId: model.id });
     const second = await buildField(client, { itemTypeId: model.id });
     assert.deepEqual(await transactionOf(() => client.fields.update(second.id, { position: 1 })), [
-      'begin; SELECT * FROM enter_environment',
-      'select',
+      'begin; SELECT enter_environment_assuming; select',
       // The move reads its group and shifts the sibling; the field's own update goes
       // alone, before the model is read as the move left it (for the event).
       'select',
@@ -139,8 +134,7 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => client.itemTypes.update(model.id, { hint: 'carried' })),
       [
-        'begin; SELECT * FROM enter_environment',
-        'select',
+        'begin; SELECT enter_environment_assuming; select',
         'update item_types + insert into events; commit',
       ],
     );
@@ -160,8 +154,7 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => client.items.update(record.id, { [field.api_key]: 'carried' })),
       [
-        'begin; SELECT * FROM enter_records',
-        'select',
+        'begin; SELECT enter_records_assuming; select',
         'insert into item_versions + update items + insert into events; commit',
       ],
     );
@@ -184,8 +177,7 @@ describe('round trips of schema writes', () => {
       }),
     );
     assert.deepEqual(statements, [
-      'begin; SELECT * FROM enter_records',
-      'insert into item_versions + insert into items + insert into events; commit',
+      'begin; SELECT enter_records_assuming; insert into item_versions + insert into items + insert into events; commit',
     ]);
     const record = await client.items.find(created.id);
     assert.equal(record[field.api_key], 'carried');
@@ -220,8 +212,7 @@ describe('round trips of schema writes', () => {
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     const record = await buildRecord(client, { itemTypeId: model.id, attributes: { title: 'x' } });
     const sequence = (write: string) => [
-      'begin; SELECT * FROM enter_records',
-      'select',
+      'begin; SELECT enter_records_assuming; select',
       `${write} + insert into events; commit`,
     ];
     const events = await count('events');
@@ -291,15 +282,13 @@ describe('round trips of schema changes whose first read is kept', () => {
     const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     // The version moved with the create: the model state is read, then kept.
     assert.deepEqual(await transactionOf(() => client.fields.update(field.id, { hint: 'one' })), [
-      'begin; SELECT * FROM enter_environment',
-      'select',
+      'begin; SELECT enter_environment_assuming; select',
       'update fields + insert into events; commit',
     ]);
     // A refused change commits nothing: the version stays, and what it read is kept.
     await assert.rejects(client.fields.update(field.id, { api_key: 'Not A Key' }));
     assert.deepEqual(await transactionOf(() => client.fields.update(field.id, { hint: 'two' })), [
-      'begin; SELECT * FROM enter_environment',
-      'update fields + insert into events; commit',
+      'begin; SELECT enter_environment_assuming; update fields + insert into events; commit',
     ]);
     assert.equal((await client.fields.find(field.id)).hint, 'two');
   });
@@ -309,14 +298,12 @@ describe('round trips of schema changes whose first read is kept', () => {
     await buildField(client, { itemTypeId: model.id });
     const update = () => client.itemTypes.update(model.id, { hint: `at ${Date.now()}` });
     assert.deepEqual(await transactionOf(update), [
-      'begin; SELECT * FROM enter_environment',
-      'select',
+      'begin; SELECT enter_environment_assuming; select',
       'update item_types + insert into events; commit',
     ]);
     await client.itemTypes.find(model.id);
     assert.deepEqual(await transactionOf(update), [
-      'begin; SELECT * FROM enter_environment',
-      'update item_types + insert into events; commit',
+      'begin; SELECT enter_environment_assuming; update item_types + insert into events; commit',
     ]);
   });
 
@@ -327,8 +314,7 @@ describe('round trips of schema changes whose first read is kept', () => {
     // The field with its model, whether a slug is made from it, the delete, its values'
     // removal with whether a record was invalid (then checked again), the event.
     const destroyed = [
-      'begin; SELECT * FROM enter_environment',
-      'select',
+      'begin; SELECT enter_environment_assuming; select',
       'select',
       'delete from fields',
       'update blocks + update items',
@@ -371,8 +357,7 @@ describe('round trips of schema changes whose first read is kept', () => {
 
   test('a model destroy reads the model with its fields in one statement, none when kept', async () => {
     const destroyed = [
-      'begin; SELECT * FROM enter_environment',
-      'select',
+      'begin; SELECT enter_environment_assuming; select',
       'select',
       'select',
       'select',

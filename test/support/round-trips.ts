@@ -65,20 +65,16 @@ export async function changeOf<T>(
 
 function changeStatements(sent: string[]): string[] {
   const trips = sent.map((text) => text.split('; ').map(statementKind).join('; '));
-  const start = trips.findIndex(
-    (trip) =>
-      trip === 'begin; SELECT * FROM enter_environment' ||
-      trip === 'begin; SELECT * FROM enter_records',
-  );
-  const end = trips.findIndex((trip, index) => index > start && trip.endsWith('commit'));
-  assert.ok(start >= 0 && end > start, sent.join('\n'));
+  const start = trips.findIndex((trip) => /^begin; SELECT (\* FROM )?enter_/.test(trip));
+  const end = trips.findIndex((trip, index) => index >= start && trip.endsWith('commit'));
+  assert.ok(start >= 0 && end >= start, sent.join('\n'));
   return trips.slice(start, end + 1);
 }
 
 /** A statement as a change's summary names it. */
 function statementKind(text: string): string {
   if (text === 'commit' || text === 'begin') return text;
-  if (text.startsWith('SELECT * FROM enter_')) return text.split('(')[0] ?? text;
+  if (/^SELECT (\* FROM )?enter_/.test(text)) return text.split('(')[0] ?? text;
   // Reads (models with subqueries) only as reads; writes, CTEs included, by their tables.
   if (text.startsWith('select')) return 'select';
   const writes = [
