@@ -196,7 +196,9 @@ class PipeliningConnection implements DatabaseConnection {
     const config = part.name ? { name: part.name, text: part.text } : part.text;
     if (waiting.length === 0) return this.#client.query(config, [...part.values]);
     // BEGIN alone before a statement without parameters goes as one simple-protocol text,
-    // which also takes a text of several statements; its first result is BEGIN's.
+    // which also takes a text of several statements; its first result is BEGIN's. A run
+    // takes one statement per text: a text of several after a held statement is refused
+    // by the server ("cannot insert multiple commands into a prepared statement").
     if (begin !== null && waiting.length === 1 && !part.name && part.values.length === 0) {
       const results = (await this.#client.query(`${begin}; ${part.text}`)) as unknown as
         | pg.QueryResult[]
