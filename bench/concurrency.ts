@@ -34,7 +34,14 @@ const TOKEN = 'bench-concurrency-token-0000001';
 const list = (text: string | undefined) => (text ?? '').split(',').filter(Boolean);
 const seconds = Number(values.seconds);
 
-type Server = { baseUrl: string; pool: Pool; pid: number; stop(): Promise<void> };
+type Server = {
+  baseUrl: string;
+  pool: Pool;
+  pid: number;
+  /** Null while the process runs; else how it ended, with the end of what it wrote. */
+  ended(): string | null;
+  stop(): Promise<void>;
+};
 
 async function startServer(database: TestDatabase, checkout: string): Promise<Server> {
   const server = runFieldhouse(
@@ -47,6 +54,10 @@ async function startServer(database: TestDatabase, checkout: string): Promise<Se
     baseUrl: url,
     pool: new Pool(url, { connections: 64, pipelining: 1 }),
     pid: server.child.pid ?? 0,
+    ended: () =>
+      server.child.exitCode === null && server.child.signalCode === null
+        ? null
+        : `exit ${server.child.exitCode ?? server.child.signalCode}:\n${server.output().slice(-4000)}`,
     stop: async () => {
       await server.stop();
     },
@@ -205,6 +216,11 @@ for (const engine of list(values.db) as ('embedded' | 'postgres')[]) {
           );
           const elapsed = (performance.now() - started) / 1000;
           const locks = await sampler?.stop();
+          // A server that died under the workload is a finding, not a figure: say how.
+          for (const server of servers) {
+            const ended = server.ended();
+            if (ended) throw new Error(`${name}'s server ended during the workload, ${ended}`);
+          }
           const cpu = servers.map((server, i) => cpuMs(server.pid) - (cpuBefore[i] ?? 0));
           const all = [...run.ms.read, ...run.ms.update, ...run.ms.create];
           rows.push({
