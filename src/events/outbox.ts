@@ -1,6 +1,6 @@
 import { type Compilable, sql } from 'kysely';
 import type { EnvironmentRef, ScopedTransaction } from '../db/environment-scope.ts';
-import type { UnreadWrite } from '../db/query/carried-writes.ts';
+import { type UnreadWrite, writeCtes } from '../db/query/carried-writes.ts';
 import { executePrepared, preparedShape } from '../db/query/prepared.ts';
 import type { Trx } from '../db/transaction.ts';
 import { type PresentedEvent, presentEvent } from '../presenters/event.ts';
@@ -133,13 +133,13 @@ function eventStatement(
   const wantsTags = webhookWants(sql.ref('w.events'), tagsType, tagsEvent, '{}');
   const tagsInsert = sql`INSERT INTO events (environment, is_environment_primary, entity_type,
       event_type, entity_id, entity, previous_entity, related_entities)
-    SELECT ${environment}, ${primary}, ${tagsType}, ${tagsEvent}, ${tagsType},
+    SELECT ${environment}, ${primary}, ${tagsType}, ${tagsEvent}, ${cacheTags}::jsonb->>'id',
       ${cacheTags}::jsonb, 'null'::jsonb, '[]'::jsonb
     WHERE ${cacheTags}::jsonb IS NOT NULL
       AND EXISTS (SELECT 1 FROM webhooks AS w WHERE w.enabled AND ${wantsTags})
     RETURNING id`;
   const parts = [
-    ...writes.map((write, index) => sql`${sql.table(`write_${index}`)} AS (${write})`),
+    ...writeCtes(writes),
     sql`"event" AS (${event})`,
     sql`"calls" AS (${queuedCalls('event', entityType, eventType, filterKeys)})`,
     sql`"tags_event" AS (${tagsInsert})`,

@@ -3,6 +3,7 @@ import {
   type InsertResult,
   type OperationNodeSource,
   type QueryCreator,
+  type RawBuilder,
   sql,
   type UpdateResult,
 } from 'kysely';
@@ -32,7 +33,14 @@ export function withWrites<DB>(
   return writes.reduce<QueryCreator<DB>>(
     // Each CTE widens the creator's type by its name; no part of the statement reads one,
     // so the creator keeps the database's type.
-    (carrier, write, index) => carrier.with(`write_${index}`, () => sql`(${write})`) as never,
+    (carrier, write, index) => carrier.with(writeName(index), () => sql`(${write})`) as never,
     db,
   );
 }
+
+/** As withWrites, for a statement written as SQL: its `WITH` list's first entries. */
+export function writeCtes(writes: readonly UnreadWrite[]): RawBuilder<unknown>[] {
+  return writes.map((write, index) => sql`${sql.table(writeName(index))} AS (${write})`);
+}
+
+const writeName = (index: number) => `write_${index}`;
