@@ -10,12 +10,19 @@ const jsonOfKept = new WeakMap<object, string>();
 export function documentJson(payload: unknown): string {
   const data = keptData(payload);
   if (data === undefined) return JSON.stringify(payload);
-  let json = jsonOfKept.get(data);
+  return `{"data":${jsonOf(data)}}`;
+}
+
+/** A value's JSON: made once for a kept (deep-frozen) object, as `documentJson` does. */
+export function jsonOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null || !Object.isFrozen(value))
+    return JSON.stringify(value);
+  let json = jsonOfKept.get(value);
   if (json === undefined) {
-    json = JSON.stringify(data);
-    jsonOfKept.set(data, json);
+    json = JSON.stringify(value);
+    jsonOfKept.set(value, json);
   }
-  return `{"data":${json}}`;
+  return json;
 }
 
 /** The `data` of a `{ data }` document when it is frozen: only deepFreeze freezes. */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { jsonOf } from './document-json.ts';
 
 /** Bytes the stream buffers ahead of the socket: a few pieces at most. */
 const HIGH_WATER_MARK = 64 * 1024;
@@ -35,7 +36,7 @@ export function sendListDocument(
 function* pieces(data: unknown[], rest: Record<string, unknown>): Generator<string, string> {
   let pending = '{"data":[';
   for (let index = 0; index < data.length; index++) {
-    pending += (index === 0 ? '' : ',') + JSON.stringify(data[index]);
+    pending += (index === 0 ? '' : ',') + jsonOf(data[index]);
     data[index] = undefined;
     if (pending.length >= PIECE_LENGTH) {
       yield pending;

@@ -8,7 +8,13 @@ import { type Db, openDatabase } from '../../src/db/client.ts';
 import { loadScope } from '../../src/db/environment-scope.ts';
 import { inEnvironmentTransaction, RECORD_CHANGE } from '../../src/db/environment-transaction.ts';
 import { authenticate } from '../../src/domain/auth/tokens.ts';
-import { authCacheOf, recordCacheOf, schemaCacheOf } from '../../src/domain/caches/caches.ts';
+import {
+  authCacheOf,
+  listCacheOf,
+  MAX_KEPT_PAGE_BYTES,
+  recordCacheOf,
+  schemaCacheOf,
+} from '../../src/domain/caches/caches.ts';
 import { ValidationFailed } from '../../src/domain/errors.ts';
 import { publishInTransaction } from '../../src/domain/items/publishing/publish-item.ts';
 import { recordAndContext } from '../../src/domain/items/record-context.ts';
@@ -71,7 +77,7 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
   const reader = clientOf(readerUrl);
 
   // A model and a field, each read through the reader first (so any cache holds them).
-  const model = await buildModel(writer, { api_key: 'article' });
+  const model = await buildModel(writer, { api_key: 'article', draft_mode_active: true });
   const field = await buildField(writer, { itemTypeId: model.id, api_key: 'title' });
   assert.equal((await reader.fields.find(field.id)).hint, null);
   assert.equal((await reader.fields.find('article::title')).hint, null);
@@ -136,15 +142,32 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
     title: 'Hello',
   });
   assert.equal((await reader.items.find(record.id)).title, 'Hello');
-  // The record kept by the reader, written through the writer: updated, published, gone.
+  // The record and the list page kept by the reader, written through the writer: updated,
+  // published, gone.
+  const listed = async () =>
+    (await reader.items.list({ filter: { type: model.id } })).map((row) => [
+      row.title,
+      row.meta.status,
+    ]);
+  assert.deepEqual(await listed(), [['Hello', 'draft']]);
   await writer.items.update(record.id, { title: 'Hello again' });
   assert.equal((await reader.items.find(record.id)).title, 'Hello again');
+  assert.deepEqual(await listed(), [['Hello again', 'draft']]);
   const other = await writer.items.create({ item_type: itemTypeRef(model.id), title: 'Other' });
   assert.equal((await reader.items.find(other.id)).title, 'Other');
+  assert.deepEqual(await listed(), [
+    ['Hello again', 'draft'],
+    ['Other', 'draft'],
+  ]);
   await writer.items.publish(other.id);
   assert.equal((await reader.items.find(other.id)).meta.status, 'published');
+  assert.deepEqual(await listed(), [
+    ['Hello again', 'draft'],
+    ['Other', 'published'],
+  ]);
   await writer.items.destroy(other.id);
   await rejectsWithApiError(reader.items.find(other.id), 'NOT_FOUND');
+  assert.deepEqual(await listed(), [['Hello again', 'draft']]);
   await writer.itemTypes.update(model.id, { api_key: 'post', name: 'Post' });
   await rejectsWithApiError(reader.itemTypes.find('article'), 'NOT_FOUND');
   assert.equal((await reader.itemTypes.find('post')).name, 'Post');
@@ -152,6 +175,11 @@ test('a token revoked, a role narrowed, a field or model changed in one process 
   const reread = await reader.items.find(record.id);
   assert.equal(reread.headline, 'Hello again');
   assert.equal(reread.title, undefined);
+  const relisted = await reader.items.list({ filter: { type: model.id } });
+  assert.deepEqual(
+    relisted.map((row) => [row.headline, row.title]),
+    [['Hello again', undefined]],
+  );
 
   if (database.engine !== 'postgres') return;
   // Raw SQL from a third connection, bypassing every process: the triggers move the version.
@@ -329,6 +357,99 @@ test('a record read by id is kept at its records version, and every committed wr
     server.db,
   );
   assert.equal((await client.items.find(small.id)).title, 'Unannounced');
+});
+
+test('a list page is kept at its records version, and every committed write is seen by the next list', async () => {
+  const server = await startServer();
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'note', draft_mode_active: true });
+  const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const first = await client.items.create({ item_type: itemTypeRef(model.id), title: 'One' });
+  const query = { filter: { type: model.id, fields: { title: { neq: 'none' } } } };
+  const titles = async () => (await client.items.list(query)).map((record) => record.title);
+  assert.deepEqual(await titles(), ['One']);
+  const lists = listCacheOf(server.db);
+  assert.equal(lists.size, 1);
+
+  // Asked again, the page is answered without a statement beside the token's.
+  const sent = await requestRoundTripsOf(titles);
+  assert.deepEqual(
+    sent.filter((text) => !text.includes('access_tokens')),
+    [],
+  );
+
+  // Raw SQL, the API's writes and a schema change: each is seen by the next list.
+  await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Raw'::text)
+    WHERE id = ${first.id}`.execute(server.db);
+  assert.deepEqual(await titles(), ['Raw']);
+  const second = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Two' });
+  assert.deepEqual(await titles(), ['Raw', 'Two']);
+  await client.items.publish(second.id);
+  assert.deepEqual(
+    (await client.items.list(query)).map((record) => record.meta.status),
+    ['draft', 'published'],
+  );
+  // Renamed, the field is no longer filtered by its old name, and the same page, kept at
+  // the same records version (a rename rewrites no record), shows the new one.
+  assert.deepEqual(
+    (await client.items.list({ filter: { type: model.id } })).map((record) => record.title),
+    ['Raw', 'Two'],
+  );
+  await client.fields.update(field.id, { api_key: 'headline' });
+  await rejectsWithApiError(client.items.list(query), 'INVALID_FILTER_FIELDS_PARAM');
+  assert.deepEqual(
+    (await client.items.list({ filter: { type: model.id } })).map((record) => [
+      record.title,
+      record.headline,
+    ]),
+    [
+      [undefined, 'Raw'],
+      [undefined, 'Two'],
+    ],
+  );
+  await client.items.destroy(first.id);
+  assert.deepEqual(
+    (await client.items.list({ filter: { type: model.id } })).map((record) => record.id),
+    [second.id],
+  );
+
+  // What is kept is what the next list gets: without the trigger it would be stale.
+  const kept = await client.items.list({ filter: { type: model.id } });
+  await sql`ALTER TABLE env_1.items DISABLE TRIGGER records_changed`.execute(server.db);
+  try {
+    await sql`DELETE FROM env_1.items WHERE id = ${second.id}`.execute(server.db);
+    assert.deepEqual(await client.items.list({ filter: { type: model.id } }), kept);
+  } finally {
+    await sql`ALTER TABLE env_1.items ENABLE TRIGGER records_changed`.execute(server.db);
+  }
+  await sql`UPDATE env_1.items SET updated_at = updated_at WHERE false`.execute(server.db);
+  assert.deepEqual(await client.items.list({ filter: { type: model.id } }), []);
+
+  // A role reading through its permissions reads afresh; a large page is served, not kept.
+  const other = await buildModel(client, { api_key: 'other' });
+  const { token } = await tokenWithRole(server.db, {
+    positive_item_type_permissions: [itemPermission('read', { item_type: model.id })],
+  });
+  const limited = server.client({ apiToken: token });
+  await client.items.create({ item_type: itemTypeRef(other.id) });
+  const large = await client.items.create({
+    item_type: itemTypeRef(model.id),
+    headline: randomBytes(MAX_KEPT_PAGE_BYTES).toString('base64'),
+  });
+  // A page kept at this version first: what is kept of older ones is gone by then.
+  assert.equal((await client.items.list({ filter: { type: other.id } })).length, 1);
+  const sizeBefore = lists.size;
+  assert.deepEqual(
+    (await limited.items.list()).map((record) => record.id),
+    [large.id],
+  );
+  assert.equal((await client.items.list({ filter: { type: model.id } }))[0]?.id, large.id);
+  assert.equal(lists.size, sizeBefore);
+  assert.equal(
+    (await client.items.list({ filter: { type: other.id }, page: { limit: 5 } })).length,
+    1,
+  );
+  assert.equal(lists.size, sizeBefore + 1);
 });
 
 /**

@@ -16,9 +16,16 @@ const CACHE_CHANNEL = 'fieldhouse_cache';
 /** The channel record writes announce their environment on (migrations 0010, 0012). */
 const RECORDS_CHANNEL = 'fieldhouse_records';
 
+// Pages of record lists kept at once, all environments together, the bytes of their
+// records' values in all, and the largest page kept (a larger one is served, not kept).
+const LIST_PAGES = 200;
+const LIST_BYTES = 8 * 1024 * 1024;
+export const MAX_KEPT_PAGE_BYTES = 256 * 1024;
+
 type Caches = {
   schema: SchemaCache;
   records: RecordCache<unknown>;
+  lists: RecordCache<unknown>;
   auth: AuthCache<unknown> | null;
 };
 
@@ -28,7 +35,12 @@ const byDatabase = new WeakMap<Db, Caches>();
 function cachesOf(db: Db): Caches {
   let caches = byDatabase.get(db);
   if (!caches) {
-    caches = { schema: new SchemaCache(), records: new RecordCache(), auth: null };
+    caches = {
+      schema: new SchemaCache(),
+      records: new RecordCache(),
+      lists: new RecordCache(LIST_PAGES, LIST_BYTES, MAX_KEPT_PAGE_BYTES),
+      auth: null,
+    };
     byDatabase.set(db, caches);
   }
   return caches;
@@ -42,6 +54,11 @@ export function schemaCacheOf(db: Db): SchemaCache {
 /** The record cache of this database (versioned: valid on every engine). */
 export function recordCacheOf(db: Db): RecordCache<unknown> {
   return cachesOf(db).records;
+}
+
+/** The list page cache of this database (versioned as the record cache). */
+export function listCacheOf(db: Db): RecordCache<unknown> {
+  return cachesOf(db).lists;
 }
 
 /** The authentication cache, or null unless `invalidateOnNotify` runs for this database. */
@@ -79,7 +96,10 @@ export async function invalidateOnNotify(
   );
   const stopRecords = await listen(
     RECORDS_CHANNEL,
-    onMove('records', (number) => caches.records.forget(number)),
+    onMove('records', (number) => {
+      caches.records.forget(number);
+      caches.lists.forget(number);
+    }),
   );
   caches.auth = auth;
   return async () => {
@@ -103,6 +123,31 @@ export async function cachedRecordRead<Row>(
   if (isTransaction(scope) || scope.versions === undefined) return (await load())?.row;
   const at = { environmentNumber: scope.environment.number, version: scope.versions.records };
   return (cachesOf(scope.project).records as RecordCache<Row>).read(at, id, load);
+}
+
+/**
+ * A page of a record list in a request (never in a transaction): from the list cache at
+ * the records version the request read with its token, else loaded (and kept unless
+ * large: `load` gives the bytes of the page's values as stored). `key` names everything
+ * the page depends on besides the records and the schema: the schema version is part of
+ * the key, as a page's views hold its models and fields. The records version moves with
+ * every statement on `items`, and what a page shows of its records' blocks changes only
+ * with their record's row (blocks are written with it), as the record cache's views rely
+ * on too: it is the page's version as well.
+ */
+export async function cachedListRead<Page>(
+  scope: Scope | ScopedTransaction,
+  key: string,
+  load: () => Promise<{ row: Page; bytes: number }>,
+): Promise<Page> {
+  if (isTransaction(scope) || scope.versions === undefined) return (await load()).row;
+  const at = { environmentNumber: scope.environment.number, version: scope.versions.records };
+  // `load` always gives a page, so the cache always answers one.
+  return (await (cachesOf(scope.project).lists as RecordCache<Page>).read(
+    at,
+    `${scope.versions.schema}:${key}`,
+    load,
+  )) as Page;
 }
 
 /**

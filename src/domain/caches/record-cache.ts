@@ -19,7 +19,8 @@ export type RecordsVersion = SchemaVersion;
 type Snapshot = { version: bigint; count: number };
 
 /**
- * Records read by id, each kept for the records version it was read at. The version is
+ * Records read by id (and pages of record lists: caches.ts), each kept for the records
+ * version it was read at. The version is
  * `environments.records_version`, which a trigger moves with every statement that writes
  * the environment's records (migration 0012_records_versions), raw SQL included, and
  * which every request reads with its token: a request that starts after a write commits
@@ -29,7 +30,7 @@ type Snapshot = { version: bigint; count: number };
  * Bounded: one version per environment (a newer one replaces what was kept, a read at an
  * older one is served from the database and not kept), a fixed number of rows in all,
  * a fixed number of bytes of values in all, and no row whose values take more than
- * MAX_KEPT_RECORD_BYTES. Rows are deep-frozen before anyone sees them.
+ * `maxEntryBytes`. Rows are deep-frozen before anyone sees them.
  */
 export class RecordCache<Row> {
   // All environments' rows, by `<environment>:<id>`, in the order they were kept.
@@ -40,6 +41,7 @@ export class RecordCache<Row> {
   constructor(
     private readonly limit = DEFAULT_RECORDS,
     private readonly maxBytes = DEFAULT_KEPT_BYTES,
+    private readonly maxEntryBytes = MAX_KEPT_RECORD_BYTES,
   ) {}
 
   /**
@@ -59,7 +61,7 @@ export class RecordCache<Row> {
     }
     const loaded = await load();
     if (!loaded) return undefined;
-    if (loaded.bytes > MAX_KEPT_RECORD_BYTES) return loaded.row;
+    if (loaded.bytes > this.maxEntryBytes) return loaded.row;
     const snapshot = this.snapshotAt(at.environmentNumber, version);
     if (snapshot === null) return loaded.row;
     const row = deepFreeze(loaded.row);

@@ -13,6 +13,7 @@ import {
   ITEM_TIMESTAMP_COLUMNS,
   type ItemTypeRow,
 } from '../../../db/schema.ts';
+import { cachedListRead } from '../../caches/caches.ts';
 import { DomainError } from '../../errors.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
 import type { ItemsWhere } from '../access/readable-records.ts';
@@ -231,14 +232,33 @@ async function orderRules(
   return { rules, indexes };
 }
 
-/** `GET /items`: one page of records and the total count. */
+type ListPage = { records: RecordView[]; total: number };
+
+/**
+ * `GET /items`: one page of records and the total count. A page of every readable record
+ * is kept in the list cache at the request's records and schema versions (caches.ts):
+ * asked again before any record or the schema changes, it is answered without a statement.
+ * A role reading through its permissions reads afresh.
+ */
 export async function listItems(
   scope: Scope,
   query: ItemListQuery,
   /** The records the caller may read (readable-records.ts); null: every record. */
   readable: ItemsWhere | null,
   options: { admit?: AdmitRead } = {},
-): Promise<{ records: RecordView[]; total: number }> {
+): Promise<ListPage> {
+  const read = () => readListPage(scope, query, readable, options);
+  if (readable !== null) return (await read()).row;
+  return cachedListRead(scope, JSON.stringify(query), read);
+}
+
+/** One page and its total from the database, with the bytes of the page's values. */
+async function readListPage(
+  scope: Scope,
+  query: ItemListQuery,
+  readable: ItemsWhere | null,
+  options: { admit?: AdmitRead },
+): Promise<{ row: ListPage; bytes: number }> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = query.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
@@ -376,5 +396,8 @@ export async function listItems(
     if (!model) throw new Error(`record ${row.id} has no model`);
     return recordView(row, model, row.fields, shown[index]?.values, shown[index]?.blocks);
   });
-  return { records: await withTreeMeta(scope.db, records), total: Number(total) };
+  return {
+    row: { records: await withTreeMeta(scope.db, records), total: Number(total) },
+    bytes,
+  };
 }

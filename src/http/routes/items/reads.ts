@@ -31,7 +31,9 @@ export async function recordReadRoutes(app: FastifyInstance): Promise<void> {
         readable,
         { admit: readBudget.admitFor(reply) },
       );
-      return sendListDocument(reply, records.map(presentItem), { meta: { total_count: total } });
+      // A kept page's records are presented, and their JSON made, once.
+      const data = records.map((record) => presentKept(record, presentItem));
+      return sendListDocument(reply, data, { meta: { total_count: total } });
     },
   );
 
