@@ -6,7 +6,8 @@
 // (integer); the filter is `category = c3` (1,000 matches), the first page of 100.
 // Fieldhouse's list also answers `meta.total_count`; Directus's, by default, no count.
 // The list is timed twice: asked again and again (Fieldhouse answers it from its list
-// cache after the first), and each time after a record update (read from the database).
+// cache after the first), and each time after a record update (read from the database;
+// the server CPU of that row is the update's and the list's together).
 // One keep-alive connection per server, one request at a time (raw HTTP, JSON bodies).
 // --before <checkout> adds Fieldhouse rows for another checkout, same run.
 // Usage: npx tsx bench/records-vs-directus.ts [--records 10000] [--requests 300]
@@ -223,8 +224,9 @@ async function measure(server: Server) {
   await api.list();
   const ids: string[] = [];
   const results: Record<Op, { opsPerSecond: number; p50: number; cpu: number }> = {} as never;
-  // `before` runs ahead of each request, untimed; with it, ops/s and CPU are the timed
-  // requests' own (their times summed, the CPU of `before` measured and taken off).
+  // `before` runs ahead of each request, untimed: ops/s and p50 are then the timed
+  // requests' own (their times summed), the CPU per op that of both together (/proc counts
+  // CPU in 10 ms ticks, too coarse to take one request's off).
   const timed = async (
     op: Op,
     run: (i: number) => Promise<unknown>,
@@ -235,18 +237,12 @@ async function measure(server: Server) {
       await run(i); // warm-up
     }
     const ms: number[] = [];
-    let cpu = 0;
+    const cpuBefore = cpuMs(server.pid);
     for (let i = 0; i < REQUESTS; i++) {
-      if (before) {
-        const beforeCpu = cpuMs(server.pid);
-        await before(i);
-        cpu -= cpuMs(server.pid) - beforeCpu;
-      }
-      const cpuBefore = cpuMs(server.pid);
+      await before?.(i);
       const t = performance.now();
       await run(i);
       ms.push(performance.now() - t);
-      cpu += cpuMs(server.pid) - cpuBefore;
     }
     const elapsed = ms.reduce((sum, each) => sum + each, 0);
     results[op] = {
@@ -255,7 +251,7 @@ async function measure(server: Server) {
         ms.sort((a, b) => a - b),
         50,
       ),
-      cpu: cpu / REQUESTS,
+      cpu: (cpuMs(server.pid) - cpuBefore) / REQUESTS,
     };
   };
   await timed('create', async (i) => ids.push(await api.create(RECORDS + i)));

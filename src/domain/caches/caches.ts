@@ -19,7 +19,7 @@ const RECORDS_CHANNEL = 'fieldhouse_records';
 // Pages of record lists kept at once, all environments together, the bytes of their
 // records' values in all, and the largest page kept (a larger one is served, not kept).
 const LIST_PAGES = 200;
-const LIST_BYTES = 8 * 1024 * 1024;
+const LIST_BYTES = 4 * 1024 * 1024;
 export const MAX_KEPT_PAGE_BYTES = 256 * 1024;
 
 type Caches = {
