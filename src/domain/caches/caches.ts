@@ -142,11 +142,17 @@ export async function cachedListRead<Page>(
 ): Promise<Page> {
   if (isTransaction(scope) || scope.versions === undefined) return (await load()).row;
   const at = { environmentNumber: scope.environment.number, version: scope.versions.records };
+  const kept = `${scope.versions.schema}:${key}`;
+  // The key is kept too (a query string: up to the request line's 16 KiB), so it counts.
+  const loadCounted = async () => {
+    const page = await load();
+    return { row: page.row, bytes: page.bytes + kept.length };
+  };
   // `load` always gives a page, so the cache always answers one.
   return (await (cachesOf(scope.project).lists as RecordCache<Page>).read(
     at,
-    `${scope.versions.schema}:${key}`,
-    load,
+    kept,
+    loadCounted,
   )) as Page;
 }
 
