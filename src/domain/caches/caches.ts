@@ -10,6 +10,7 @@ import { AuthCache, type VersionKind } from './auth-cache.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { RecordCache } from './record-cache.ts';
 import { SchemaCache } from './schema-cache.ts';
+import { SecondAsks } from './second-asks.ts';
 
 /** The channel the triggers of migration 0007_cache_versions notify. */
 const CACHE_CHANNEL = 'fieldhouse_cache';
@@ -26,6 +27,7 @@ type Caches = {
   schema: SchemaCache;
   records: RecordCache<unknown>;
   lists: RecordCache<unknown>;
+  listAsks: SecondAsks;
   auth: AuthCache<unknown> | null;
 };
 
@@ -39,6 +41,7 @@ function cachesOf(db: Db): Caches {
       schema: new SchemaCache(),
       records: new RecordCache(),
       lists: new RecordCache(LIST_PAGES, LIST_BYTES, MAX_KEPT_PAGE_BYTES),
+      listAsks: new SecondAsks(),
       auth: null,
     };
     byDatabase.set(db, caches);
@@ -127,8 +130,9 @@ export async function cachedRecordRead<Row>(
 
 /**
  * A page of a record list in a request (never in a transaction): from the list cache at
- * the records version the request read with its token, else loaded (and kept unless
- * large: `load` gives the bytes of the page's values as stored). `key` names everything
+ * the records version the request read with its token, else loaded, and kept when asked
+ * before at that version and not large (`load` gives the bytes of the page's values as
+ * stored). `key` names everything
  * the page depends on besides the records and the schema: the schema version is part of
  * the key, as a page's views hold its models and fields. The records version moves with
  * every statement on `items`, and what a page shows of its records' blocks changes only
@@ -142,18 +146,16 @@ export async function cachedListRead<Page>(
 ): Promise<Page> {
   if (isTransaction(scope) || scope.versions === undefined) return (await load()).row;
   const at = { environmentNumber: scope.environment.number, version: scope.versions.records };
-  const kept = `${scope.versions.schema}:${key}`;
+  const keyed = `${scope.versions.schema}:${key}`;
+  const caches = cachesOf(scope.project);
+  const lists = caches.lists as RecordCache<Page>;
+  const kept = lists.keptAt(at, keyed);
+  if (kept !== undefined) return kept;
+  const page = await load();
+  // Kept once asked a second time at this version (second-asks.ts).
+  if (!caches.listAsks.askedBefore(at, keyed)) return page.row;
   // The key is kept too (a query string: up to the request line's 16 KiB), so it counts.
-  const loadCounted = async () => {
-    const page = await load();
-    return { row: page.row, bytes: page.bytes + kept.length };
-  };
-  // `load` always gives a page, so the cache always answers one.
-  return (await (cachesOf(scope.project).lists as RecordCache<Page>).read(
-    at,
-    kept,
-    loadCounted,
-  )) as Page;
+  return lists.keep(at, keyed, { row: page.row, bytes: page.bytes + keyed.length });
 }
 
 /**

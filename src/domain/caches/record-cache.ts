@@ -53,17 +53,27 @@ export class RecordCache<Row> {
     id: string,
     load: () => Promise<{ row: Row; bytes: number } | undefined>,
   ): Promise<Row | undefined> {
-    const version = BigInt(at.version);
-    const key = keyOf(at.environmentNumber, id);
-    if (this.snapshots.get(at.environmentNumber)?.version === version) {
-      const kept = this.rows.get(key);
-      if (kept !== undefined) return kept.row;
-    }
+    const kept = this.keptAt(at, id);
+    if (kept !== undefined) return kept;
     const loaded = await load();
-    if (!loaded) return undefined;
+    return loaded && this.keep(at, id, loaded);
+  }
+
+  /** The row kept for `id` at `at`, if any. */
+  keptAt(at: RecordsVersion, id: string): Row | undefined {
+    if (this.snapshots.get(at.environmentNumber)?.version !== BigInt(at.version)) return undefined;
+    return this.rows.get(keyOf(at.environmentNumber, id))?.row;
+  }
+
+  /**
+   * Keeps a row loaded at `at`, when still current and small enough: the row as kept
+   * (deep-frozen), or as loaded when not kept.
+   */
+  keep(at: RecordsVersion, id: string, loaded: { row: Row; bytes: number }): Row {
     if (loaded.bytes > this.maxEntryBytes) return loaded.row;
-    const snapshot = this.snapshotAt(at.environmentNumber, version);
+    const snapshot = this.snapshotAt(at.environmentNumber, BigInt(at.version));
     if (snapshot === null) return loaded.row;
+    const key = keyOf(at.environmentNumber, id);
     const row = deepFreeze(loaded.row);
     this.drop(key);
     while (

@@ -236,9 +236,9 @@ type ListPage = { records: RecordView[]; total: number };
 
 /**
  * `GET /items`: one page of records and the total count. A page of every readable record
- * is kept in the list cache at the request's records and schema versions (caches.ts):
- * asked again before any record or the schema changes, it is answered without a statement.
- * A role reading through its permissions reads afresh.
+ * asked a second time is kept in the list cache at the request's records and schema
+ * versions (caches.ts): asked again before any record or the schema changes, it is
+ * answered without a statement. A role reading through its permissions reads afresh.
  */
 export async function listItems(
   scope: Scope,
