@@ -132,12 +132,11 @@ export async function cachedRecordRead<Row>(
  * A page of a record list in a request (never in a transaction): from the list cache at
  * the records version the request read with its token, else loaded, and kept when asked
  * before at that version and not large (`load` gives the bytes of the page's values as
- * stored). `key` names everything
- * the page depends on besides the records and the schema: the schema version is part of
- * the key, as a page's views hold its models and fields. The records version moves with
- * every statement on `items`, and what a page shows of its records' blocks changes only
- * with their record's row (blocks are written with it), as the record cache's views rely
- * on too: it is the page's version as well.
+ * stored). `key` names everything the page depends on besides the records and the
+ * schema; the schema version joins it, as a page's views hold its models and fields. The
+ * records version moves with every statement on `items`, and what a page shows of its
+ * records' blocks changes only with their record's row (blocks are written with it), as
+ * the record cache's views rely on too: it is the page's version as well.
  */
 export async function cachedListRead<Page>(
   scope: Scope | ScopedTransaction,

@@ -20,12 +20,12 @@ type Snapshot = { version: bigint; count: number };
 
 /**
  * Records read by id (and pages of record lists: caches.ts), each kept for the records
- * version it was read at. The version is
- * `environments.records_version`, which a trigger moves with every statement that writes
- * the environment's records (migration 0012_records_versions), raw SQL included, and
- * which every request reads with its token: a request that starts after a write commits
- * sees a new version and misses, in every process. A row is loaded after its request
- * read the version, so it is at least as new as the version it is kept under.
+ * version it was read at. The version is `environments.records_version`, which a trigger
+ * moves with every statement that writes the environment's records (migration
+ * 0012_records_versions), raw SQL included, and which every request reads with its
+ * token: a request that starts after a write commits sees a new version and misses, in
+ * every process. A row is loaded after its request read the version, so it is at least
+ * as new as the version it is kept under.
  *
  * Bounded: one version per environment (a newer one replaces what was kept, a read at an
  * older one is served from the database and not kept), a fixed number of rows in all,
