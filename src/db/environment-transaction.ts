@@ -1,128 +1,24 @@
-import {
-  type KyselyPlugin,
-  type PluginTransformQueryArgs,
-  type PluginTransformResultArgs,
-  type QueryResult,
-  type RootOperationNode,
-  sql,
-  type UnknownRow,
+import type {
+  KyselyPlugin,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
 } from 'kysely';
-import { DomainError } from '../domain/errors.ts';
-import { ENVIRONMENT_LOCK_KEY } from './environment-locks.ts';
+import { enter, entryRefusal, holdEntry, movedSinceRequest } from './environment-entry.ts';
 import {
   type CachePlace,
-  type EnvironmentRef,
-  environmentRef,
   type Scope,
   type ScopedTransaction,
   scopedTransaction,
 } from './environment-scope.ts';
 import { throughWriteGate } from './environment-write-gate.ts';
-import { executePrepared } from './query/prepared.ts';
-import type { EnvironmentRow } from './schema.ts';
-import { isConcurrencyConflict, type Trx } from './transaction.ts';
+import { isConcurrencyConflict } from './transaction.ts';
 
 // A change to one environment: one transaction entered under the environment's lock, with
-// its checks, through the write gate; how the pieces fit is in this folder's README.
-
-/** What a change reads of its environment once it holds the lock (enter_environment). */
-type EnvironmentCheck = Pick<
-  EnvironmentRow,
-  'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'read_only_mode' | 'schema_version'
-> & { maintenance_mode: boolean };
-
-/** The environment a change runs in, and the schema version its lock holds in place. */
-type Entry = Readonly<{ environment: EnvironmentRef; schemaVersion: string }>;
-
-/**
- * Takes the environment's lock, then reads its row with its schema version and the site's
- * maintenance mode: one statement, a function whose reads follow the lock (project
- * migrations 0008, 0009 and 0015). A schema change takes the lock exclusively and touches
- * the row (`enter_environment`); a record change takes it shared and moves its backend's
- * records-version slot instead (`enter_records`): record writes do not queue on one lock or
- * one row. Refuses a change the row forbids.
- */
-async function enter(trx: Trx, scope: Scope, records: boolean): Promise<Entry> {
-  const number = scope.environment.number;
-  const { rows } = await (records
-    ? sql<EnvironmentCheck>`
-        SELECT * FROM enter_records(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(number)})
-      `
-    : sql<EnvironmentCheck>`
-        SELECT * FROM enter_environment(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${sql.lit(number)})
-      `
-  ).execute(trx);
-  const current = rows[0];
-  if (!current || current.status === 'destroying') throw refusal('gone', scope.environment.id);
-  const refused = refusalOf(current);
-  if (refused) throw refusal(refused, current.id);
-  return { environment: environmentRef(current), schemaVersion: current.schema_version };
-}
-
-type Refusal = 'gone' | 'not ready' | 'read-only' | 'maintenance';
-
-function refusalOf(current: EnvironmentCheck): Refusal | null {
-  if (current.status !== 'ready') return 'not ready';
-  if (current.read_only_mode) return 'read-only';
-  if (current.is_primary && current.maintenance_mode) return 'maintenance';
-  return null;
-}
-
-function refusal(refused: Refusal, environmentId: string): DomainError {
-  switch (refused) {
-    case 'gone':
-      return new DomainError(
-        'INVALID_ENVIRONMENT',
-        `Environment "${environmentId}" does not exist`,
-      );
-    case 'not ready':
-      return new DomainError(
-        'ENVIRONMENT_NOT_READY',
-        `Environment "${environmentId}" is not ready`,
-      );
-    case 'read-only':
-      return new DomainError(
-        'ENVIRONMENT_IN_READ_ONLY_MODE',
-        `Environment "${environmentId}" is read-only while it is being forked`,
-      );
-    case 'maintenance':
-      return new DomainError(
-        'MAINTENANCE_MODE',
-        'Maintenance mode is active: the primary environment is read-only',
-      );
-  }
-}
-
-/**
- * The entry when the change's request read the environment with its token: the change
- * assumes it unchanged, so nothing waits for the entry's answer. `enter_records_assuming`
- * or `enter_environment_assuming` (project migration 0018) takes the lock and checks the
- * row and the assumption itself, raising when the change may not go on (ENTRY_SQLSTATES),
- * and is held: it goes with the change's first statement, in its round trip, before it.
- */
-async function holdEntry(
-  trx: Trx,
-  scope: Scope,
-  schemaVersion: string,
-  records: boolean,
-): Promise<Entry> {
-  const { id, number, isPrimary } = scope.environment;
-  const entering = sql.raw(records ? 'enter_records_assuming' : 'enter_environment_assuming');
-  const statement = sql`SELECT ${entering}(${sql.lit(ENVIRONMENT_LOCK_KEY)}, ${number}, ${id},
-    ${isPrimary}, ${schemaVersion}::bigint)`;
-  await executePrepared(trx, { compile: () => statement.compile(trx) }, { held: true });
-  return { environment: scope.environment, schemaVersion };
-}
-
-// What each SQLSTATE the assuming entries raise means (project migration 0018); FH005:
-// the environment is not as the request read it, and the change runs from the plain entry.
-const ENTRY_SQLSTATES: ReadonlyMap<string, Refusal> = new Map([
-  ['FH001', 'gone'],
-  ['FH002', 'not ready'],
-  ['FH003', 'read-only'],
-  ['FH004', 'maintenance'],
-]);
-const MOVED_SINCE_REQUEST = 'FH005';
+// its checks (environment-entry.ts), through the write gate; how the pieces fit is in this
+// folder's README.
 
 /**
  * Open until a transaction's handles send their first statement. Kysely passes every
@@ -184,10 +80,9 @@ export async function inEnvironmentTransaction<T>(
     try {
       return await changeOnce(scope, fn, options, assumed);
     } catch (error) {
-      const code = (error as { code?: string })?.code ?? '';
-      const refused = ENTRY_SQLSTATES.get(code);
-      if (refused) throw refusal(refused, scope.environment.id);
-      if (code === MOVED_SINCE_REQUEST && assumed !== null) assumed = null;
+      const refused = entryRefusal(error, scope.environment.id);
+      if (refused) throw refused;
+      if (movedSinceRequest(error) && assumed !== null) assumed = null;
       else if (attempt >= MAX_ATTEMPTS || !isConcurrencyConflict(error)) throw error;
     }
   }
