@@ -141,20 +141,20 @@ export async function cachedRecordRead<Row>(
 export async function cachedListRead<Page>(
   scope: Scope | ScopedTransaction,
   key: string,
-  load: () => Promise<{ row: Page; bytes: number }>,
+  load: () => Promise<{ page: Page; bytes: number }>,
 ): Promise<Page> {
-  if (isTransaction(scope) || scope.versions === undefined) return (await load()).row;
+  if (isTransaction(scope) || scope.versions === undefined) return (await load()).page;
   const at = { environmentNumber: scope.environment.number, version: scope.versions.records };
   const keyed = `${scope.versions.schema}:${key}`;
   const caches = cachesOf(scope.project);
   const lists = caches.lists as RecordCache<Page>;
   const kept = lists.keptAt(at, keyed);
   if (kept !== undefined) return kept;
-  const page = await load();
+  const { page, bytes } = await load();
   // Kept once asked a second time at this version (second-asks.ts).
-  if (!caches.listAsks.askedBefore(at, keyed)) return page.row;
+  if (!caches.listAsks.askedBefore(at, keyed)) return page;
   // The key is kept too (a query string: up to the request line's 16 KiB), so it counts.
-  return lists.keep(at, keyed, { row: page.row, bytes: page.bytes + keyed.length });
+  return lists.keep(at, keyed, { row: page, bytes: bytes + keyed.length });
 }
 
 /**

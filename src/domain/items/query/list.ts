@@ -248,7 +248,7 @@ export async function listItems(
   options: { admit?: AdmitRead } = {},
 ): Promise<ListPage> {
   const read = () => readListPage(scope, query, readable, options);
-  if (readable !== null) return (await read()).row;
+  if (readable !== null) return (await read()).page;
   return cachedListRead(scope, JSON.stringify(query), read);
 }
 
@@ -258,7 +258,7 @@ async function readListPage(
   query: ItemListQuery,
   readable: ItemsWhere | null,
   options: { admit?: AdmitRead },
-): Promise<{ row: ListPage; bytes: number }> {
+): Promise<{ page: ListPage; bytes: number }> {
   const limit = query.limit ?? DEFAULT_PAGE_LIMIT;
   const offset = query.offset ?? 0;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
@@ -397,7 +397,7 @@ async function readListPage(
     return recordView(row, model, row.fields, shown[index]?.values, shown[index]?.blocks);
   });
   return {
-    row: { records: await withTreeMeta(scope.db, records), total: Number(total) },
+    page: { records: await withTreeMeta(scope.db, records), total: Number(total) },
     bytes,
   };
 }
