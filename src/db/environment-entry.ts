@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import { DomainError } from '../domain/errors.ts';
 import { ENVIRONMENT_LOCK_KEY } from './environment-locks.ts';
-import { type EnvironmentRef, environmentRef, type Scope } from './environment-scope.ts';
+import {
+  type AccessAssumption,
+  type EnvironmentRef,
+  environmentRef,
+  type Scope,
+} from './environment-scope.ts';
 import { executePrepared } from './query/prepared.ts';
 import type { EnvironmentRow } from './schema.ts';
 import type { Trx } from './transaction.ts';
@@ -99,8 +104,19 @@ export async function holdEntry(
   return { environment: scope.environment, schemaVersion };
 }
 
+/**
+ * Checks, after the entry, that the token answer the request took without reading it
+ * (domain/auth/assumed-access.ts) still stands: no token or role changed since it was
+ * read (project migration 0019; FH006 otherwise). Held, like the assuming entry.
+ */
+export async function holdAccessCheck(trx: Trx, access: AccessAssumption): Promise<void> {
+  const check = sql`SELECT fieldhouse_check_access(${access.version}::bigint)`;
+  await executePrepared(trx, { compile: () => check.compile(trx) }, { held: true });
+}
+
 // What each SQLSTATE the assuming entries raise means (project migration 0018); FH005:
-// the environment is not as the request read it, and the change runs from the plain entry.
+// the environment is not as the request read it, and the change runs from the plain entry;
+// FH006: a token or role changed since the request's token answer was read (migration 0019).
 const ENTRY_SQLSTATES: ReadonlyMap<string, Refusal> = new Map([
   ['FH001', 'gone'],
   ['FH002', 'not ready'],
@@ -108,6 +124,7 @@ const ENTRY_SQLSTATES: ReadonlyMap<string, Refusal> = new Map([
   ['FH004', 'maintenance'],
 ]);
 const MOVED_SINCE_REQUEST = 'FH005';
+const ACCESS_MOVED = 'FH006';
 
 function sqlState(error: unknown): string {
   return (error as { code?: string } | null)?.code ?? '';
@@ -122,4 +139,9 @@ export function entryRefusal(error: unknown, environmentId: string): DomainError
 /** Whether an assuming entry found the environment moved since the request read it. */
 export function movedSinceRequest(error: unknown): boolean {
   return sqlState(error) === MOVED_SINCE_REQUEST;
+}
+
+/** Whether a change's access check found a token or role changed since it was read. */
+export function accessMovedSinceRequest(error: unknown): boolean {
+  return sqlState(error) === ACCESS_MOVED;
 }

@@ -61,10 +61,22 @@ export type Scope = Readonly<{
   db: EnvQueryable;
   project: Db;
   versions?: EnvironmentVersions;
+  access?: AccessAssumption;
 }>;
 
-/** Where an environment's schema and records stood when a request read its token. */
-export type EnvironmentVersions = Readonly<{ schema: string; records: string }>;
+/**
+ * Where an environment's schema and records stood when a request read its token. `records`
+ * is null when the request took an earlier answer (AccessAssumption): no record is then
+ * served from the caches, whose keys move with every record write.
+ */
+export type EnvironmentVersions = Readonly<{ schema: string; records: string | null }>;
+
+/**
+ * The token answer a request took without reading it (domain/auth/assumed-access.ts): the
+ * access version read with it, which the request's change checks with its entry, and
+ * whether a change holding that check has committed (`confirmed`).
+ */
+export type AccessAssumption = { readonly version: string; confirmed: boolean };
 
 /** A pool's caches (domain/caches) at a schema version read under the environment's lock. */
 export type CachePlace = Readonly<{ pool: Db; version: string }>;
@@ -152,9 +164,11 @@ export function scopeFor(
   db: Db,
   environment: EnvironmentRef,
   versions?: EnvironmentVersions,
+  access?: AccessAssumption,
 ): Scope {
   const handle = scopedHandle(db, environment.schemaName);
   // One literal each: every request makes one, so no spread of a first object.
+  if (access !== undefined) return { environment, db: handle, project: db, versions, access };
   return versions === undefined
     ? { environment, db: handle, project: db }
     : { environment, db: handle, project: db, versions };

@@ -6,7 +6,14 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
-import { enter, entryRefusal, holdEntry, movedSinceRequest } from './environment-entry.ts';
+import {
+  accessMovedSinceRequest,
+  enter,
+  entryRefusal,
+  holdAccessCheck,
+  holdEntry,
+  movedSinceRequest,
+} from './environment-entry.ts';
 import {
   type CachePlace,
   type Scope,
@@ -78,10 +85,17 @@ export async function inEnvironmentTransaction<T>(
   // again, once the change it waited on is done (src/db/README.md).
   for (let attempt = 1; ; attempt++) {
     try {
-      return await changeOnce(scope, fn, options, assumed);
+      const done = await changeOnce(scope, fn, options, assumed);
+      if (scope.access) scope.access.confirmed = true;
+      return done;
     } catch (error) {
       const refused = entryRefusal(error, scope.environment.id);
       if (refused) throw refused;
+      // A request that took its token answer without reading it runs again from a token
+      // read afresh (http/plugins/assumed-token.ts), not from the plain entry.
+      if (scope.access && (movedSinceRequest(error) || accessMovedSinceRequest(error))) {
+        throw error;
+      }
       if (movedSinceRequest(error) && assumed !== null) assumed = null;
       else if (attempt >= MAX_ATTEMPTS || !isConcurrencyConflict(error)) throw error;
     }
@@ -103,6 +117,7 @@ async function changeOnce<T>(
         assumed === null
           ? await enter(trx, scope, records)
           : await holdEntry(trx, scope, assumed, records);
+      if (scope.access) await holdAccessCheck(trx, scope.access);
       const locked: CachePlace = { pool: scope.project, version: entry.schemaVersion };
       const gate = new FirstStatementGate();
       return fn(

@@ -10,6 +10,7 @@ import { PostgresRateLimitStore } from '../rate-limit/postgres-store.ts';
 import { VERSION } from '../version.ts';
 import { documentJson } from './document-json.ts';
 import { openApiRoutes, registerOpenApi } from './openapi.ts';
+import { registerAssumedTokenRoutes } from './plugins/assumed-token.ts';
 import { registerJsonBodyParser } from './plugins/body-parser.ts';
 import { consoleRoutes } from './plugins/console.ts';
 import {
@@ -111,6 +112,7 @@ export async function buildApp(
   registerErrorHandler(app);
   registerUnstorableInputGuard(app);
   registerProtocolHooks(app, deps.db);
+  registerAssumedTokenRoutes(app, deps.db);
   if (deps.config.rateLimit) {
     // Embedded: this process serves every request, so counting in memory is exact.
     const store =

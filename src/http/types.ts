@@ -43,5 +43,12 @@ declare module 'fastify' {
     public?: boolean;
     /** DatoCMS runs this endpoint as a job: answer 202 + job when async jobs are on. */
     asyncJob?: boolean;
+    /**
+     * The route's one change checks the token's access version in its transaction: on
+     * PostgreSQL the request may take the last token answer read instead of reading it
+     * (plugins/assumed-token.ts). Only for a handler that answers after its change commits,
+     * by returning its document rather than sending it.
+     */
+    checksTokenInChange?: boolean;
   }
 }

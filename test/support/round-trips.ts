@@ -74,7 +74,9 @@ function changeStatements(sent: string[]): string[] {
 /** A statement as a change's summary names it. */
 function statementKind(text: string): string {
   if (text === 'commit' || text === 'begin') return text;
-  if (/^SELECT (\* FROM )?enter_/.test(text)) return text.split('(')[0] ?? text;
+  if (/^SELECT (\* FROM )?enter_|^SELECT fieldhouse_check_access\(/.test(text)) {
+    return text.split('(')[0] ?? text;
+  }
   // Reads (models with subqueries) only as reads; writes, CTEs included, by their tables.
   if (text.startsWith('select')) return 'select';
   const writes = [

@@ -17,6 +17,7 @@ import * as recordUploadIds from './0015_record_upload_ids.ts';
 import * as concurrentRecordWrites from './0016_concurrent_record_writes.ts';
 import * as recordsVersionInline from './0017_records_version_inline.ts';
 import * as entryAssuming from './0018_entry_assuming.ts';
+import * as accessVersion from './0019_access_version.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_concurrent_record_writes': concurrentRecordWrites,
   '0017_records_version_inline': recordsVersionInline,
   '0018_entry_assuming': entryAssuming,
+  '0019_access_version': accessVersion,
 };

@@ -8,6 +8,7 @@ import type { Actor, CallerToken, Permission } from '../actor.ts';
 import type { AuthCache } from '../caches/auth-cache.ts';
 import { authCacheOf } from '../caches/caches.ts';
 import { deepFreeze } from '../caches/deep-freeze.ts';
+import { forgetAnswer, rememberAnswer, rememberedAnswer } from './assumed-access.ts';
 import { cmaAccessDue, recordCmaAccess } from './last-access.ts';
 import { finalPermissions, ownPermissions } from './permissions.ts';
 import type { RoleAttributes } from './role-attributes.ts';
@@ -60,7 +61,17 @@ export type RequestedEnvironment = Pick<
   'id' | 'number' | 'schema_name' | 'is_primary' | 'status' | 'schema_version'
 > & { records_version: string };
 
-export type Authenticated = { actor: Actor; environment: RequestedEnvironment | null };
+/**
+ * What a token authenticates to. `accessVersion`: the access version read with it (project
+ * migration 0019), which a change that assumes this answer checks. `assumed`: the answer
+ * was not read for this request (assumed-access.ts).
+ */
+export type Authenticated = {
+  actor: Actor;
+  environment: RequestedEnvironment | null;
+  accessVersion: string;
+  assumed?: true;
+};
 
 /**
  * The API a token is presented to: the Content Management API needs `can_access_cma`, the
@@ -68,8 +79,8 @@ export type Authenticated = { actor: Actor; environment: RequestedEnvironment | 
  */
 export type TokenApi = 'cma' | 'cda';
 
-/** What the embedded engine keeps per token and environment: the answer, and the stamp. */
-type Kept = { found: Authenticated; lastAccessAt: Date | null };
+/** What is kept per token and environment: the answer, and the stamp. */
+export type Kept = { found: Authenticated; lastAccessAt: Date | null };
 
 /**
  * The caller behind a bearer token, or null when the token is unknown or not for `api`,
@@ -79,7 +90,9 @@ type Kept = { found: Authenticated; lastAccessAt: Date | null };
  * Its rights are its role's final permissions, inherited ones included.
  *
  * On PostgreSQL it is read on every request: a deleted or regenerated token and a changed
- * role take effect on the very next request, in every process sharing the database.
+ * role take effect on the very next request, in every process sharing the database. A
+ * request whose change checks the access version in its own transaction (`mayAssume`)
+ * takes the last answer this process read instead, marked `assumed` (assumed-access.ts).
  * Embedded, one process owns the database and is told of every committed change to what
  * this reads before the change's statement returns (caches/caches.ts): the answer
  * is kept until then, and a request needs no statement for it.
@@ -89,30 +102,64 @@ export async function authenticate(
   token: string,
   environmentId: string | null,
   api: TokenApi = 'cma',
+  mayAssume = false,
 ): Promise<Authenticated | null> {
   const hash = presentedTokenHash(token);
-  const cache = authCacheOf<Kept>(db);
   const key = `${api}/${hash}/${environmentId ?? ''}`;
-  const generation = cache?.begin() ?? 0;
-  let kept = cache?.get(key);
-  if (!kept) {
-    const read = await readAuthentication(db, hash, environmentId, api);
-    if (!read) return null;
-    kept = read;
-    if (cache) {
-      // Frozen when kept: the one process then hands the same answer to every request.
-      deepFreeze(kept.found);
-      cache.keep(key, kept, generation);
-    }
-  }
-  if (cache) kept = atAnnouncedVersions(cache, key, kept, generation);
+  const cache = authCacheOf<Kept>(db);
+  const remembered = !cache && mayAssume ? rememberedAnswer<Kept>(db, key) : undefined;
+  const kept =
+    remembered ??
+    (cache
+      ? await keptAuthentication(db, cache, key, hash, environmentId, api)
+      : await freshAuthentication(db, key, hash, environmentId, api));
+  if (!kept) return null;
   // The token's last_cma_access_at says when it last reached the CMA: delivery reads are not it.
   if (api === 'cma' && cmaAccessDue(kept.lastAccessAt)) {
     await recordCmaAccess(db, kept.found.actor.token.id);
     // The stamp is now, or was set by a concurrent request moments ago.
     kept.lastAccessAt = new Date();
   }
-  return kept.found;
+  return remembered ? { ...kept.found, assumed: true } : kept.found;
+}
+
+/** Embedded: the answer kept until a committed change to what it says is announced. */
+async function keptAuthentication(
+  db: Db,
+  cache: AuthCache<Kept>,
+  key: string,
+  hash: string,
+  environmentId: string | null,
+  api: TokenApi,
+): Promise<Kept | null> {
+  const generation = cache.begin();
+  let kept = cache.get(key);
+  if (!kept) {
+    const read = await readAuthentication(db, hash, environmentId, api);
+    if (!read) return null;
+    // Frozen when kept: the one process then hands the same answer to every request.
+    deepFreeze(read.found);
+    cache.keep(key, read, generation);
+    kept = read;
+  }
+  return atAnnouncedVersions(cache, key, kept, generation);
+}
+
+/**
+ * PostgreSQL: the answer read now, remembered for a request whose change checks the
+ * access version itself and may take the last answer read instead (assumed-access.ts).
+ */
+async function freshAuthentication(
+  db: Db,
+  key: string,
+  hash: string,
+  environmentId: string | null,
+  api: TokenApi,
+): Promise<Kept | null> {
+  const read = await readAuthentication(db, hash, environmentId, api);
+  if (read) rememberAnswer(db, key, read);
+  else forgetAnswer(db, key);
+  return read;
 }
 
 /**
@@ -180,6 +227,7 @@ function authenticationQuery(
         SELECT coalesce(sum(v.version), 0) FROM environment_records_versions AS v
         WHERE v.schema_name = e.schema_name
       )::text`.as('records_version'),
+      sql<string>`(SELECT a.version FROM access_version AS a)::text`.as('access_version'),
     ])
     .where('token_hash', '=', tokenHash);
 }
@@ -242,5 +290,8 @@ async function readAuthentication(
           schema_version: row.schema_version,
           records_version: row.records_version,
         };
-  return { found: { actor, environment }, lastAccessAt: row.last_cma_access_at };
+  return {
+    found: { actor, environment, accessVersion: row.access_version },
+    lastAccessAt: row.last_cma_access_at,
+  };
 }

@@ -116,15 +116,17 @@ export async function invalidateOnNotify(
  * A record row read by id in a request (never in a transaction, which may see its own
  * uncommitted writes): from the record cache at the records version the request read
  * with its token, else loaded (and kept unless large: `load` gives the bytes its values
- * take as stored). Scopes without versions (tools) read from the database.
+ * take as stored). Scopes without a records version (tools, a request that did not read
+ * its token) read from the database.
  */
 export async function cachedRecordRead<Row>(
   scope: Scope | ScopedTransaction,
   id: string,
   load: () => Promise<{ row: Row; bytes: number } | undefined>,
 ): Promise<Row | undefined> {
-  if (isTransaction(scope) || scope.versions === undefined) return (await load())?.row;
-  const at = { environmentNumber: scope.environment.number, version: scope.versions.records };
+  const records = isTransaction(scope) ? null : (scope.versions?.records ?? null);
+  if (records === null) return (await load())?.row;
+  const at = { environmentNumber: scope.environment.number, version: records };
   return (cachesOf(scope.project).records as RecordCache<Row>).read(at, id, load);
 }
 
@@ -143,9 +145,10 @@ export async function cachedListRead<Page>(
   key: string,
   load: () => Promise<{ page: Page; bytes: number }>,
 ): Promise<Page> {
-  if (isTransaction(scope) || scope.versions === undefined) return (await load()).page;
-  const at = { environmentNumber: scope.environment.number, version: scope.versions.records };
-  const keyed = `${scope.versions.schema}:${key}`;
+  const versions = isTransaction(scope) ? undefined : scope.versions;
+  if (!versions || versions.records === null) return (await load()).page;
+  const at = { environmentNumber: scope.environment.number, version: versions.records };
+  const keyed = `${versions.schema}:${key}`;
   const caches = cachesOf(scope.project);
   const lists = caches.lists as RecordCache<Page>;
   const kept = lists.keptAt(at, keyed);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import {
   type EnvironmentRef,
@@ -7,7 +7,11 @@ import {
   scopeFor,
 } from '../../db/environment-scope.ts';
 import { assertReaches } from '../../domain/auth/environment-reach.ts';
-import { authenticate, type RequestedEnvironment } from '../../domain/auth/tokens.ts';
+import {
+  type Authenticated,
+  authenticate,
+  type RequestedEnvironment,
+} from '../../domain/auth/tokens.ts';
 import { DomainError } from '../../domain/errors.ts';
 import { assertMayAtAll } from '../../domain/items/access/access.ts';
 import { assertMayAtAllOnUploads } from '../../domain/uploads/authorization.ts';
@@ -38,51 +42,13 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
     const config = request.routeOptions.config;
     if (config.public) return;
 
-    const token = bearerToken(request);
-    let environment: RequestedEnvironment | null = null;
-    if (token !== undefined) {
-      const found = token === null ? null : await authenticate(db, token, requestedId(request));
-      if (!found) {
-        throw new DomainError('INVALID_AUTHORIZATION_HEADER', 'The API token is not valid');
-      }
-      request.actor = found.actor;
-      environment = found.environment;
-    }
-    if (!ACCEPTED_MEDIA.test(request.headers.accept ?? '')) {
-      throw new DomainError('INVALID_ACCEPT_HEADER', 'Accept must be application/json');
-    }
-    if (token === undefined) {
-      throw new DomainError('INVALID_SITE', 'Send an API token in "Authorization: Bearer <token>"');
-    }
-    const version = request.headers['x-api-version'];
-    if (version !== undefined && version !== '3') {
-      throw new DomainError('INVALID_API_VERSION', 'X-Api-Version must be 3');
-    }
-    reply.header('x-api-version', '3');
-    const ref = readyEnvironment(requestedId(request), environment);
-    checkEnvironmentAccess(request, ref);
-    request.scope = scopeFor(
-      db,
-      ref,
-      environment
-        ? { schema: environment.schema_version, records: environment.records_version }
-        : undefined,
-    );
-    const permission = config.permission;
-    if (permission && !request.actor?.permissions.has(permission)) {
-      throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
-    }
-    if (config.reachesEveryEnvironment && request.actor?.environmentsAccess !== 'all') {
-      throw new DomainError(
-        'INSUFFICIENT_PERMISSIONS',
-        `Webhooks receive the events of every environment: the token's role needs environments_access "all", not "${request.actor?.environmentsAccess}"`,
-      );
-    }
-    const itemAction = config.itemAction;
-    if (itemAction && request.actor) assertMayAtAll(request.actor, request.scope, itemAction);
-    const uploadAction = config.uploadAction;
-    if (uploadAction && request.actor) {
-      assertMayAtAllOnUploads(request.actor, request.scope.environment.id, uploadAction);
+    if (config.checksTokenInChange !== true) return admit(request, reply, db, false);
+    try {
+      await admit(request, reply, db, true);
+    } catch {
+      // Refused on the last answer read (domain/auth/assumed-access.ts): the answer to
+      // give is the one on the token as it is now.
+      await admit(request, reply, db, false);
     }
   });
 
@@ -124,4 +90,86 @@ export function readyEnvironment(
 
 function checkEnvironmentAccess(request: FastifyRequest, environment: EnvironmentRef): void {
   assertReaches(request.actor?.environmentsAccess ?? 'none', environment);
+}
+
+/**
+ * The checks that follow the request's token: reads it (or, for a route whose change
+ * checks the access version itself, `mayAssume`, takes the last answer this process read:
+ * domain/auth/assumed-access.ts), then Accept, the API version, the environment and the
+ * role's rights for the route; sets the request's actor and scope. Run again on a token
+ * read afresh when an assumed answer could not be confirmed (assumed-token.ts).
+ */
+export async function admit(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  db: Db,
+  mayAssume: boolean,
+): Promise<void> {
+  const config = request.routeOptions.config;
+  const token = bearerToken(request);
+  let found: Authenticated | null = null;
+  if (token !== undefined) {
+    found =
+      token === null ? null : await authenticate(db, token, requestedId(request), 'cma', mayAssume);
+    if (!found) {
+      throw new DomainError('INVALID_AUTHORIZATION_HEADER', 'The API token is not valid');
+    }
+    request.actor = found.actor;
+  }
+  if (!ACCEPTED_MEDIA.test(request.headers.accept ?? '')) {
+    throw new DomainError('INVALID_ACCEPT_HEADER', 'Accept must be application/json');
+  }
+  if (token === undefined) {
+    throw new DomainError('INVALID_SITE', 'Send an API token in "Authorization: Bearer <token>"');
+  }
+  const version = request.headers['x-api-version'];
+  if (version !== undefined && version !== '3') {
+    throw new DomainError('INVALID_API_VERSION', 'X-Api-Version must be 3');
+  }
+  reply.header('x-api-version', '3');
+  const environment = found?.environment ?? null;
+  const ref = readyEnvironment(requestedId(request), environment);
+  checkEnvironmentAccess(request, ref);
+  request.scope = scopeOf(db, ref, found);
+  const permission = config.permission;
+  if (permission && !request.actor?.permissions.has(permission)) {
+    throw new DomainError('INSUFFICIENT_PERMISSIONS', `The token's role lacks ${permission}`);
+  }
+  if (config.reachesEveryEnvironment && request.actor?.environmentsAccess !== 'all') {
+    throw new DomainError(
+      'INSUFFICIENT_PERMISSIONS',
+      `Webhooks receive the events of every environment: the token's role needs environments_access "all", not "${request.actor?.environmentsAccess}"`,
+    );
+  }
+  const itemAction = config.itemAction;
+  if (itemAction && request.actor) assertMayAtAll(request.actor, request.scope, itemAction);
+  const uploadAction = config.uploadAction;
+  if (uploadAction && request.actor) {
+    assertMayAtAllOnUploads(request.actor, request.scope.environment.id, uploadAction);
+  }
+}
+
+/**
+ * The request's scope, at the versions read with its token; a token answer taken without
+ * reading it (assumed) gives its schema version, which the change's entry checks, no
+ * records version, and the access version its change checks.
+ */
+function scopeOf(db: Db, ref: EnvironmentRef, found: Authenticated | null): Scope {
+  const environment = found?.environment;
+  if (!environment) return scopeFor(db, ref);
+  if (found.assumed) {
+    return scopeFor(
+      db,
+      ref,
+      { schema: environment.schema_version, records: null },
+      {
+        version: found.accessVersion,
+        confirmed: false,
+      },
+    );
+  }
+  return scopeFor(db, ref, {
+    schema: environment.schema_version,
+    records: environment.records_version,
+  });
 }

@@ -14,6 +14,10 @@ export type Params = { Params: { id: string } };
 export const READ = { itemAction: 'read' } as const;
 export const CREATE = { resourceType: 'item', itemAction: 'create' } as const;
 export const UPDATE = { resourceType: 'item', itemAction: 'update' } as const;
+// A record create or update is one change, which checks the token's access version
+// itself: the request need not read its token first (plugins/assumed-token.ts).
+export const CREATE_CHANGE = { ...CREATE, checksTokenInChange: true } as const;
+export const UPDATE_CHANGE = { ...UPDATE, checksTokenInChange: true } as const;
 
 /** The action the route declares; a route that forgot it is a programming error. */
 function actionOf(request: FastifyRequest<Params>) {

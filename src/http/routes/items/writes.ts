@@ -14,7 +14,16 @@ import { DuplicatedItemDocument, ItemDocument } from '../../responses/records.ts
 import { NoContent, OrJob } from '../../schemas/documents.ts';
 import { CreateItemBody, UpdateItemBody } from '../../schemas/item.ts';
 import type { AppDeps } from '../../types.ts';
-import { CREATE, callerTokenOf, editorOf, gateOf, type Params, UPDATE } from './record-access.ts';
+import {
+  CREATE,
+  CREATE_CHANGE,
+  callerTokenOf,
+  editorOf,
+  gateOf,
+  type Params,
+  UPDATE,
+  UPDATE_CHANGE,
+} from './record-access.ts';
 
 type CreateRequest = { Body: Static<typeof CreateItemBody> };
 type UpdateRequest = Params & { Body: Static<typeof UpdateItemBody> };
@@ -44,9 +53,12 @@ async function createOf(request: FastifyRequest<CreateRequest>, validateOnly: bo
 export async function recordWriteRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   app.post<CreateRequest>(
     '/items',
-    { schema: { body: CreateItemBody, response: { 201: ItemDocument } }, config: CREATE },
-    async (request, reply) =>
-      reply.status(201).send({ data: presentItem(await createOf(request, false)) }),
+    { schema: { body: CreateItemBody, response: { 201: ItemDocument } }, config: CREATE_CHANGE },
+    async (request, reply) => {
+      const entity = await createOf(request, false);
+      reply.status(201);
+      return { data: presentItem(entity) };
+    },
   );
 
   // Validation without saving: every check of the write, then a rollback (204 when valid).
@@ -81,7 +93,7 @@ export async function recordWriteRoutes(app: FastifyInstance, deps: AppDeps): Pr
 
   app.put<UpdateRequest>(
     '/items/:id',
-    { schema: { body: UpdateItemBody, response: { 200: ItemDocument } }, config: UPDATE },
+    { schema: { body: UpdateItemBody, response: { 200: ItemDocument } }, config: UPDATE_CHANGE },
     async (request) => {
       const data = request.body.data;
       const itemType = data.relationships?.item_type?.data?.id;

@@ -1,0 +1,42 @@
+import type { Db } from '../../db/client.ts';
+
+// On PostgreSQL every request reads its token (tokens.ts `authenticate`), so that a token
+// deleted or a role changed in any process takes effect on the very next request. A
+// record write need not wait for that read before it starts: it takes the last answer
+// this process read for the same token and environment, and its transaction checks, with
+// its entry, that the access version read with that answer is still the database's
+// (environment-entry.ts `holdEntry`, project migration 0019). Until that check has passed
+// and the change has committed, nothing of the request is answered on the assumed token:
+// the route runs again on a token read afresh (http/plugins/assumed-token.ts).
+
+// Tokens × environments remembered at once: past it the map is emptied (a flood of tokens
+// costs reads, never memory).
+const MOST_REMEMBERED = 1_000;
+
+const answersByDatabase = new WeakMap<Db, Map<string, unknown>>();
+
+function answersOf(db: Db): Map<string, unknown> {
+  let answers = answersByDatabase.get(db);
+  if (!answers) {
+    answers = new Map();
+    answersByDatabase.set(db, answers);
+  }
+  return answers;
+}
+
+/** Remembers the answer read for `key` (api, token hash, environment). */
+export function rememberAnswer<T>(db: Db, key: string, answer: T): void {
+  const answers = answersOf(db);
+  if (answers.size >= MOST_REMEMBERED && !answers.has(key)) answers.clear();
+  answers.set(key, answer);
+}
+
+/** Forgets `key`: its token no longer authenticates. */
+export function forgetAnswer(db: Db, key: string): void {
+  answersByDatabase.get(db)?.delete(key);
+}
+
+/** The last answer read for `key` in this process, if any. */
+export function rememberedAnswer<T>(db: Db, key: string): T | undefined {
+  return answersByDatabase.get(db)?.get(key) as T | undefined;
+}
