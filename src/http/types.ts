@@ -46,8 +46,8 @@ declare module 'fastify' {
     /**
      * The route's one change checks the token's access version in its transaction: on
      * PostgreSQL the request may take the last token answer read instead of reading it
-     * (plugins/assumed-token.ts). Only for a handler that answers after its change commits,
-     * by returning its document rather than sending it.
+     * (plugins/assumed-token.ts). Only for a handler that answers once its change has
+     * committed (its document returned, or sent after the commit).
      */
     checksTokenInChange?: boolean;
   }

@@ -258,6 +258,7 @@ test('a record write after a token or role changed in another process acts on th
   // The schema changed too: the write's entry finds the environment moved and runs again.
   await writer.itemTypes.update(model.id, { hint: 'moved' });
   await create('4 after a schema change');
+  await limited.items.destroy((await create('5 destroyed')).id);
 
   await writer.accessTokens.destroy(tokenId);
   await rejectsWithApiError(create('refused: token gone'), 'INVALID_AUTHORIZATION_HEADER');
@@ -265,6 +266,7 @@ test('a record write after a token or role changed in another process acts on th
     limited.items.update(second.id, { title: 'refused: token gone' }),
     'INVALID_AUTHORIZATION_HEADER',
   );
+  await rejectsWithApiError(limited.items.destroy(second.id), 'INVALID_AUTHORIZATION_HEADER');
   // Refused before the handler runs (a document of the wrong type): the token is read first.
   const wrongType = await fetch(`${readerUrl}/items`, {
     method: 'POST',

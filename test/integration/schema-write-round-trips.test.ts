@@ -236,7 +236,7 @@ describe('round trips of schema writes', () => {
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     const record = await buildRecord(client, { itemTypeId: model.id, attributes: { title: 'x' } });
     const sequence = (write: string) => [
-      'begin; SELECT enter_records_assuming; select',
+      `begin; SELECT enter_records_assuming; ${ACCESS_CHECK}select`,
       `${write} + insert into events; commit`,
     ];
     const events = await count('events');

@@ -17,7 +17,11 @@ export async function recordPublishingRoutes(app: FastifyInstance): Promise<void
         parsedQuerystring: RecursiveQuery,
         response: { 200: ItemDocument },
       },
-      config: { itemAction: 'publish', resourceType: 'selective_publish_operation' },
+      config: {
+        itemAction: 'publish',
+        resourceType: 'selective_publish_operation',
+        checksTokenInChange: true,
+      },
     },
     async (request) => {
       // Parents published along need the same permission as the record.
@@ -44,7 +48,11 @@ export async function recordPublishingRoutes(app: FastifyInstance): Promise<void
         parsedQuerystring: RecursiveQuery,
         response: { 200: ItemDocument },
       },
-      config: { itemAction: 'publish', resourceType: 'selective_unpublish_operation' },
+      config: {
+        itemAction: 'publish',
+        resourceType: 'selective_unpublish_operation',
+        checksTokenInChange: true,
+      },
     },
     async (request) => {
       // Children withdrawn along need the same permission as the record.

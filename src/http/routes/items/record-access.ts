@@ -15,7 +15,8 @@ export const READ = { itemAction: 'read' } as const;
 export const CREATE = { resourceType: 'item', itemAction: 'create' } as const;
 export const UPDATE = { resourceType: 'item', itemAction: 'update' } as const;
 // A record create or update is one change, which checks the token's access version
-// itself: the request need not read its token first (plugins/assumed-token.ts).
+// itself: the request need not read its token first (plugins/assumed-token.ts). So are a
+// publish, an unpublish and a destroy (their routes say so).
 export const CREATE_CHANGE = { ...CREATE, checksTokenInChange: true } as const;
 export const UPDATE_CHANGE = { ...UPDATE, checksTokenInChange: true } as const;
 

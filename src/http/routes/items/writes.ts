@@ -112,7 +112,7 @@ export async function recordWriteRoutes(app: FastifyInstance, deps: AppDeps): Pr
     '/items/:id',
     {
       schema: { response: OrJob(200, ItemDocument) },
-      config: { asyncJob: true, itemAction: 'delete' },
+      config: { asyncJob: true, itemAction: 'delete', checksTokenInChange: true },
     },
     async (request, reply) => {
       const entity = await destroyItem(request.scope, request.params.id, gateOf(request));
