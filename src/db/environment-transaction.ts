@@ -21,6 +21,7 @@ import {
   scopedTransaction,
 } from './environment-scope.ts';
 import { throughWriteGate } from './environment-write-gate.ts';
+import { holdSchemaVersionRead } from './schema-version-left.ts';
 import { isConcurrencyConflict } from './transaction.ts';
 
 // A change to one environment: one transaction entered under the environment's lock, with
@@ -111,7 +112,8 @@ async function changeOnce<T>(
   assumed: string | null,
 ): Promise<T> {
   const records = options.readsSchemaCache === true;
-  return throughWriteGate(scope.project, scope.environment.number, () =>
+  let tellVersionLeft = () => {};
+  const done = await throughWriteGate(scope.project, scope.environment.number, () =>
     scope.project.transaction().execute(async (trx) => {
       const entry =
         assumed === null
@@ -120,11 +122,19 @@ async function changeOnce<T>(
       if (scope.access) await holdAccessCheck(trx, scope.access);
       const locked: CachePlace = { pool: scope.project, version: entry.schemaVersion };
       const gate = new FirstStatementGate();
-      return fn(
+      const result = await fn(
         scopedTransaction(trx.withPlugin(gate), entry.environment, records ? locked : null, () =>
           gate.open ? locked : null,
         ),
       );
+      // A schema change moves the schema version: what keeps versions read earlier hears
+      // the one it left (schema-version-left.ts).
+      if (!records) {
+        tellVersionLeft = await holdSchemaVersionRead(scope.project, trx, entry.environment.number);
+      }
+      return result;
     }),
   );
+  tellVersionLeft();
+  return done;
 }

@@ -23,10 +23,14 @@ const client = server.client();
 
 const count = (table: 'events' | 'webhook_calls') => countRows(server.db, table);
 
-// On PostgreSQL a record create or update takes the token answer its process last read,
-// and checks after its entry that no token or role changed since (assumed-access.ts);
-// embedded, the process is told of every such change and keeps its answers.
+// On PostgreSQL a record write, or a field or model create or update, takes the token
+// answer its process last read, and checks after its entry that no token or role changed
+// since (src/domain/auth/README.md); embedded, the process is told of every such change
+// and keeps its answers.
 const ACCESS_CHECK = TEST_ENGINE === 'postgres' ? 'SELECT fieldhouse_check_access; ' : '';
+// There a schema change also reads, last and with its COMMIT, the schema version it left,
+// which moves those answers' (src/db/schema-version-left.ts).
+const VERSION_LEFT = TEST_ENGINE === 'postgres' ? 'select version left; ' : '';
 
 /** The last event recorded: its type and its entity's id and attributes. */
 async function lastEvent() {
@@ -46,8 +50,8 @@ describe('round trips of schema writes', () => {
       buildField(client, { itemTypeId: model.id, hint: 'carried' }),
     );
     assert.deepEqual(statements, [
-      'begin; SELECT enter_environment_assuming; select',
-      'insert into fields + insert into events; commit',
+      `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
+      `insert into fields + insert into events; ${VERSION_LEFT}commit`,
     ]);
     // What the create answered is what the database holds, and the model lists it.
     assert.deepEqual(await client.fields.find(field.id), field);
@@ -62,10 +66,10 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => buildField(client, { itemTypeId: record.item_type.id })),
       [
-        'begin; SELECT enter_environment_assuming; select',
+        `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
         'insert into fields',
         'update items',
-        'insert into events; commit',
+        `insert into events; ${VERSION_LEFT}commit`,
       ],
     );
   });
@@ -73,8 +77,8 @@ describe('round trips of schema writes', () => {
   test('a model create: one read of what it checks, then its rows in its event', async () => {
     const { statements, result: model } = await changeOf(() => buildModel(client));
     assert.deepEqual(statements, [
-      'begin; SELECT enter_environment_assuming; select',
-      'insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events; commit',
+      `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
+      `insert into item_types + insert into menu_items + insert into schema_menu_items + insert into events; ${VERSION_LEFT}commit`,
     ]);
     // What the create answered is what the database holds; its menu entry comes last.
     assert.deepEqual(await client.itemTypes.find(model.id), model);
@@ -95,8 +99,8 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => client.fields.update(field.id, { hint: 'carried' })),
       [
-        'begin; SELECT enter_environment_assuming; select',
-        'update fields + insert into events; commit',
+        `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
+        `update fields + insert into events; ${VERSION_LEFT}commit`,
       ],
     );
     assert.equal((await client.fields.find(field.id)).hint, 'carried');
@@ -112,7 +116,7 @@ describe('round trips of schema writes', () => {
     const first = await buildField(client, { itemTypeId: model.id });
     const second = await buildField(client, { itemTypeId: model.id });
     assert.deepEqual(await transactionOf(() => client.fields.update(second.id, { position: 1 })), [
-      'begin; SELECT enter_environment_assuming; select',
+      `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
       // The move reads its group and shifts the sibling; the field's own update goes
       // alone, before the model is read as the move left it (for the event).
       'select',
@@ -122,7 +126,7 @@ describe('round trips of schema writes', () => {
       'select',
       // The event goes with the next statement: the shifted field, for `included`.
       'insert into events; select',
-      'commit',
+      `${VERSION_LEFT}commit`,
     ]);
     const fields = await client.fields.list(model.id);
     assert.deepEqual(
@@ -140,8 +144,8 @@ describe('round trips of schema writes', () => {
     assert.deepEqual(
       await transactionOf(() => client.itemTypes.update(model.id, { hint: 'carried' })),
       [
-        'begin; SELECT enter_environment_assuming; select',
-        'update item_types + insert into events; commit',
+        `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
+        `update item_types + insert into events; ${VERSION_LEFT}commit`,
       ],
     );
     assert.equal((await client.itemTypes.find(model.id)).hint, 'carried');
@@ -231,6 +235,18 @@ describe('round trips of schema writes', () => {
     for (const sent of [...creates, ...updates]) assert.doesNotMatch(sent, /token_hash/);
   });
 
+  test('a record create right after a schema change through the same process runs once, its token not read', async () => {
+    const first = await buildRecord(client);
+    const model = first.item_type.id;
+    await client.itemTypes.update(model, { hint: 'moves the schema version' });
+    const sent = await requestRoundTripsOf(() => buildRecord(client, { itemTypeId: model }));
+    // The model is read at its new version with the entry, then the create commits: the
+    // entry found the environment at the version the change left, so it ran once.
+    assert.equal(sent.length, 2, sent.join('\n'));
+    assert.match(sent[0] ?? '', /^begin; SELECT enter_records_assuming\(/);
+    for (const text of sent) assert.doesNotMatch(text, /token_hash|rollback/);
+  });
+
   test('a record publish, unpublish and destroy: the record read, then its write in its event', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
@@ -306,13 +322,13 @@ describe('round trips of schema changes whose first read is kept', () => {
     const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
     // The version moved with the create: the model state is read, then kept.
     assert.deepEqual(await transactionOf(() => client.fields.update(field.id, { hint: 'one' })), [
-      'begin; SELECT enter_environment_assuming; select',
-      'update fields + insert into events; commit',
+      `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
+      `update fields + insert into events; ${VERSION_LEFT}commit`,
     ]);
     // A refused change commits nothing: the version stays, and what it read is kept.
     await assert.rejects(client.fields.update(field.id, { api_key: 'Not A Key' }));
     assert.deepEqual(await transactionOf(() => client.fields.update(field.id, { hint: 'two' })), [
-      'begin; SELECT enter_environment_assuming; update fields + insert into events; commit',
+      `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}update fields + insert into events; ${VERSION_LEFT}commit`,
     ]);
     assert.equal((await client.fields.find(field.id)).hint, 'two');
   });
@@ -322,12 +338,12 @@ describe('round trips of schema changes whose first read is kept', () => {
     await buildField(client, { itemTypeId: model.id });
     const update = () => client.itemTypes.update(model.id, { hint: `at ${Date.now()}` });
     assert.deepEqual(await transactionOf(update), [
-      'begin; SELECT enter_environment_assuming; select',
-      'update item_types + insert into events; commit',
+      `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}select`,
+      `update item_types + insert into events; ${VERSION_LEFT}commit`,
     ]);
     await client.itemTypes.find(model.id);
     assert.deepEqual(await transactionOf(update), [
-      'begin; SELECT enter_environment_assuming; update item_types + insert into events; commit',
+      `begin; SELECT enter_environment_assuming; ${ACCESS_CHECK}update item_types + insert into events; ${VERSION_LEFT}commit`,
     ]);
   });
 
@@ -344,7 +360,7 @@ describe('round trips of schema changes whose first read is kept', () => {
       'update blocks + update items',
       // The field's value indexes, looked up in the catalog (none here, so none dropped).
       'SELECT',
-      'insert into events; commit',
+      `insert into events; ${VERSION_LEFT}commit`,
     ];
     assert.deepEqual(await transactionOf(() => client.fields.destroy(other.id)), destroyed);
     await assert.rejects(client.fields.update(kept.id, { api_key: 'Not A Key' }));
@@ -392,7 +408,7 @@ describe('round trips of schema changes whose first read is kept', () => {
       'delete from item_types',
       // Its fields' value indexes, looked up in the catalog (none here, so none dropped).
       'SELECT',
-      'insert into events; commit',
+      `insert into events; ${VERSION_LEFT}commit`,
     ];
     const model = await buildModel(client);
     await buildField(client, { itemTypeId: model.id });

@@ -77,6 +77,10 @@ function statementKind(text: string): string {
   if (/^SELECT (\* FROM )?enter_|^SELECT fieldhouse_check_access\(/.test(text)) {
     return text.split('(')[0] ?? text;
   }
+  // The schema version a schema change leaves, read last (src/db/schema-version-left.ts).
+  if (/^SELECT schema_version::text AS version FROM environments/.test(text)) {
+    return 'select version left';
+  }
   // Reads (models with subqueries) only as reads; writes, CTEs included, by their tables.
   if (text.startsWith('select')) return 'select';
   const writes = [

@@ -34,9 +34,15 @@ export class PipeliningDialect extends PostgresDialect {
 
 /**
  * A statement's text as prepared.ts passes it: `held` when the statement may wait for the
- * next one of its transaction (its result is not read, and its failure may surface there).
+ * next one of its transaction (its result is not read, and its failure may surface there);
+ * a held statement may still want its rows, once its run succeeded (`receive`).
  */
-export type NamedStatement = { name: string; text: string; held?: boolean };
+export type NamedStatement = {
+  name: string;
+  text: string;
+  held?: boolean;
+  receive?: (rows: readonly unknown[]) => void;
+};
 
 // No statement: what asks the connection to send what its transaction holds (sendHeld).
 const SEND_HELD: NamedStatement = { name: '', text: '', held: true };
@@ -146,7 +152,7 @@ class PipeliningConnection implements DatabaseConnection {
     const part: RunPart =
       typeof sql === 'string'
         ? { text: sql, values: query.parameters }
-        : { text: sql.text, name: sql.name, values: query.parameters };
+        : { text: sql.text, name: sql.name, values: query.parameters, receive: sql.receive };
     try {
       if (sql === SEND_HELD) {
         if (this.#held.length > 0) await this.#sendHeld();

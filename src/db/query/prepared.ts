@@ -42,12 +42,21 @@ export async function executePrepared<Row>(
   const compiled = query.compile();
   const statement: NamedStatement = { name: statementName(compiled.sql), text: compiled.sql };
   if (options.held) statement.held = true;
+  if (options.receive) statement.receive = options.receive as NamedStatement['receive'];
   const named = statement as unknown as string;
   const result = await db.executeQuery<Row>({ ...compiled, sql: named });
   return result.rows;
 }
 
-export type SendOptions = Readonly<{ held?: boolean }>;
+/**
+ * `receive`, with `held`: what takes the statement's rows once the run it went in
+ * succeeded (a COMMIT's run included): for a read at the end of a change whose answer is
+ * wanted only if the change committed.
+ */
+export type SendOptions = Readonly<{
+  held?: boolean;
+  receive?: (rows: readonly unknown[]) => void;
+}>;
 
 /** Stands for an argument of a statement of fixed shape while it is compiled. */
 class Placeholder {

@@ -1,8 +1,16 @@
 import pg from 'pg';
 import pgUtils from 'pg/lib/utils.js';
 
-/** One statement of a run: its text, its prepared name if it has one, its parameters. */
-export type RunPart = Readonly<{ text: string; name?: string; values: readonly unknown[] }>;
+/**
+ * One statement of a run: its text, its prepared name if it has one, its parameters, and,
+ * for a held statement whose rows are wanted, what takes them once the whole run succeeded.
+ */
+export type RunPart = Readonly<{
+  text: string;
+  name?: string;
+  values: readonly unknown[];
+  receive?: (rows: readonly unknown[]) => void;
+}>;
 
 /** node-postgres's wire connection, with its record of the statements it has parsed. */
 type Wire = pg.Connection & { parsedStatements: Record<string, string> };
@@ -73,17 +81,22 @@ class StatementRun extends pg.Query {
 
 /**
  * Sends `parts` in one round trip on `client` (StatementRun) and answers each one's
- * result, in order; rejects with the first failure's error.
+ * result, in order; rejects with the first failure's error. Once it succeeded, each part
+ * that wants its rows (`receive`) is given them, in order.
  */
-export function sendRun(
+export async function sendRun(
   client: pg.ClientBase,
   parts: readonly RunPart[],
 ): Promise<pg.QueryResult[]> {
-  return new Promise((resolve, reject) => {
-    const run = new StatementRun(parts, (error, results) => {
+  const results = await new Promise<pg.QueryResult[]>((resolve, reject) => {
+    const run = new StatementRun(parts, (error, answered) => {
       if (error) reject(error);
-      else resolve((Array.isArray(results) ? results : [results]) as pg.QueryResult[]);
+      else resolve((Array.isArray(answered) ? answered : [answered]) as pg.QueryResult[]);
     });
     client.query(run);
   });
+  parts.forEach((part, index) => {
+    part.receive?.(results[index]?.rows ?? []);
+  });
+  return results;
 }

@@ -107,7 +107,7 @@ export async function authenticate(
   const hash = presentedTokenHash(token);
   const key = `${api}/${hash}/${environmentId ?? ''}`;
   const cache = authCacheOf<Kept>(db);
-  const remembered = !cache && mayAssume ? rememberedAnswer<Kept>(db, key) : undefined;
+  const remembered = !cache && mayAssume ? rememberedAnswer(db, key) : undefined;
   const kept =
     remembered ??
     (cache

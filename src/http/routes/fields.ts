@@ -21,10 +21,13 @@ import type { AppDeps } from '../types.ts';
 type Params = { Params: { id: string } };
 
 export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
+  // A field create or update is one change, which checks the token's access version
+  // itself: the request need not read its token first (plugins/assumed-token.ts).
   const fieldWrite = {
     permission: 'can_edit_schema',
     resourceType: 'field',
     asyncJob: true,
+    checksTokenInChange: true,
   } as const;
 
   app.get<Params>(

@@ -37,7 +37,13 @@ function toInput(body: CreateBody | UpdateBody | undefined, includeId: boolean):
 }
 
 export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const schemaWrite = { permission: 'can_edit_schema', resourceType: 'item_type' } as const;
+  // A model create or update is one change, which checks the token's access version
+  // itself: the request need not read its token first (plugins/assumed-token.ts).
+  const schemaWrite = {
+    permission: 'can_edit_schema',
+    resourceType: 'item_type',
+    checksTokenInChange: true,
+  } as const;
 
   app.get('/item-types', { schema: { response: { 200: ItemTypeList } } }, async (request) => ({
     data: presentKeptList(await listItemTypes(request.scope), presentItemType),
