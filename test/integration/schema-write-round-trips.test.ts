@@ -247,6 +247,31 @@ describe('round trips of schema writes', () => {
     for (const text of sent) assert.doesNotMatch(text, /token_hash|rollback/);
   });
 
+  test('a model or field create or update is two round trips, the token not read first', async () => {
+    await client.itemTypes.list();
+    const trips = async (write: () => Promise<unknown>) => {
+      const sent = await requestRoundTripsOf(write);
+      for (const text of sent) assert.doesNotMatch(text, /token_hash|rollback/);
+      return sent.length;
+    };
+    let model: { id: string } = { id: '' };
+    assert.equal(
+      await trips(async () => {
+        model = await buildModel(client);
+      }),
+      2,
+    );
+    let field: { id: string } = { id: '' };
+    assert.equal(
+      await trips(async () => {
+        field = await buildField(client, { itemTypeId: model.id });
+      }),
+      2,
+    );
+    assert.equal(await trips(() => client.fields.update(field.id, { hint: 'updated' })), 2);
+    assert.equal(await trips(() => client.itemTypes.update(model.id, { hint: 'updated' })), 2);
+  });
+
   test('a record publish, unpublish and destroy: the record read, then its write in its event', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
