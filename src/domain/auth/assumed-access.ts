@@ -4,14 +4,15 @@ import type { Kept } from './tokens.ts';
 
 // On PostgreSQL every request reads its token (tokens.ts `authenticate`), so that a token
 // deleted or a role changed in any process takes effect on the very next request. A
-// record write need not wait for that read before it starts: it takes the last answer
-// this process read for the same token and environment, and its transaction checks, with
-// its entry, that the access version read with that answer is still the database's
-// (environment-entry.ts `holdEntry`, project migration 0019). Until that check has passed
-// and the change has committed, nothing of the request is answered on the assumed token:
-// the route runs again on a token read afresh (http/plugins/assumed-token.ts). A schema
-// change committed through this process moves the answers' schema version to the one it
-// left, so the next change here does not find its environment moved (README.md).
+// write (a record's, or a field's or model's create or update) need not wait for that
+// read before it starts: it takes the last answer this process read for the same token
+// and environment, and its transaction checks, after its entry, that the access version
+// read with that answer is still the database's (db/environment-entry.ts
+// `holdAccessCheck`, project migration 0019). Until that check has passed and the change
+// has committed, nothing of the request is answered on the assumed token: the route runs
+// again on a token read afresh (http/plugins/assumed-token.ts). A schema change committed
+// through this process moves the answers' schema version to the one it left, so the next
+// change here does not find its environment moved (README.md).
 
 // Tokens × environments remembered at once: past it the map is emptied (a flood of tokens
 // costs reads, never memory).

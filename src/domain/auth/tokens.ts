@@ -157,6 +157,8 @@ async function freshAuthentication(
   api: TokenApi,
 ): Promise<Kept | null> {
   const read = await readAuthentication(db, hash, environmentId, api);
+  // Only writes to the CMA take an answer read earlier.
+  if (api !== 'cma') return read;
   if (read) rememberAnswer(db, key, read);
   else forgetAnswer(db, key);
   return read;

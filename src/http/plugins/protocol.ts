@@ -42,14 +42,7 @@ export function registerProtocolHooks(app: FastifyInstance, db: Db): void {
     const config = request.routeOptions.config;
     if (config.public) return;
 
-    if (config.checksTokenInChange !== true) return admit(request, reply, db, false);
-    try {
-      await admit(request, reply, db, true);
-    } catch {
-      // Refused on the last answer read (domain/auth/assumed-access.ts): the answer to
-      // give is the one on the token as it is now.
-      await admit(request, reply, db, false);
-    }
+    await admit(request, reply, db, config.checksTokenInChange === true);
   });
 
   app.addHook('preValidation', async (request) => {
@@ -96,8 +89,10 @@ function checkEnvironmentAccess(request: FastifyRequest, environment: Environmen
  * The checks that follow the request's token: reads it (or, for a route whose change
  * checks the access version itself, `mayAssume`, takes the last answer this process read:
  * domain/auth/assumed-access.ts), then Accept, the API version, the environment and the
- * role's rights for the route; sets the request's actor and scope. Run again on a token
- * read afresh when an assumed answer could not be confirmed (assumed-token.ts).
+ * role's rights for the route; sets the request's actor and scope. A refusal on an answer
+ * taken without reading it is not given: the answer to give is the one on the token as it
+ * is now, read afresh. Run again that way when an assumed answer could not be confirmed
+ * (assumed-token.ts).
  */
 export async function admit(
   request: FastifyRequest,
@@ -105,12 +100,28 @@ export async function admit(
   db: Db,
   mayAssume: boolean,
 ): Promise<void> {
-  const config = request.routeOptions.config;
   const token = bearerToken(request);
-  let found: Authenticated | null = null;
+  const found = token
+    ? await authenticate(db, token, requestedId(request), 'cma', mayAssume)
+    : null;
+  if (!found?.assumed) return admitWith(request, reply, db, token, found);
+  try {
+    admitWith(request, reply, db, token, found);
+  } catch {
+    await admit(request, reply, db, false);
+  }
+}
+
+/** admit's checks, on the answer `found` for `token` (absent: undefined, malformed: null). */
+function admitWith(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  db: Db,
+  token: string | null | undefined,
+  found: Authenticated | null,
+): void {
+  const config = request.routeOptions.config;
   if (token !== undefined) {
-    found =
-      token === null ? null : await authenticate(db, token, requestedId(request), 'cma', mayAssume);
     if (!found) {
       throw new DomainError('INVALID_AUTHORIZATION_HEADER', 'The API token is not valid');
     }
