@@ -272,6 +272,19 @@ describe('round trips of schema writes', () => {
     assert.equal(await trips(() => client.itemTypes.update(model.id, { hint: 'updated' })), 2);
   });
 
+  test('a write with an unknown token is refused after one read of it', async () => {
+    const unknown = server.client({ apiToken: 'no-such-token-anywhere-0001' });
+    const model = await buildModel(client);
+    const sent = await requestRoundTripsOf(() =>
+      rejectsWithApiError(
+        unknown.items.create({ item_type: { type: 'item_type', id: model.id } }),
+        'INVALID_AUTHORIZATION_HEADER',
+      ),
+    );
+    assert.equal(sent.filter((text) => /token_hash/.test(text)).length, 1, sent.join('\n'));
+    assert.equal(sent.length, 1, sent.join('\n'));
+  });
+
   test('a record publish, unpublish and destroy: the record read, then its write in its event', async () => {
     const model = await buildModel(client, { draft_mode_active: true });
     await buildField(client, { itemTypeId: model.id, api_key: 'title' });
