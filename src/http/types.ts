@@ -46,8 +46,9 @@ declare module 'fastify' {
     /**
      * The route's one change checks the token's access version in its transaction: on
      * PostgreSQL the request may take the last token answer read instead of reading it
-     * (plugins/assumed-token.ts). Only for a handler that answers once its change has
-     * committed (its document returned, or sent after the commit).
+     * (plugins/assumed-token.ts). Only for a handler whose change runs on `request.scope`
+     * (whose assumption it confirms: a handler that returns unconfirmed runs again) and
+     * that answers once that change has committed (its document returned, or sent after).
      */
     checksTokenInChange?: boolean;
   }
