@@ -258,6 +258,42 @@ test('a transaction that fails drops what it holds unsent; outside one, a held s
   assert.ok(await outsideTransactions());
 });
 
+test('a held statement that wants its rows gets them once its run succeeded, in a transaction or alone', async () => {
+  await sql`DELETE FROM fold_probe`.execute(db);
+  const rowsOf = async (on: Queryable, statement: RawBuilder<unknown>) => {
+    let rows: readonly unknown[] | null = null;
+    await executePrepared(
+      on,
+      { compile: () => statement.compile(on) },
+      {
+        held: true,
+        receive: (received) => {
+          rows = received;
+        },
+      },
+    );
+    return () => rows;
+  };
+  let inTransaction = () => null as readonly unknown[] | null;
+  await db.transaction().execute(async (trx) => {
+    await holdInsert(trx, 3);
+    inTransaction = await rowsOf(trx, sql`SELECT count(*)::int AS n FROM fold_probe`);
+    assert.equal(inTransaction(), null, 'not yet sent');
+  });
+  assert.deepEqual(inTransaction(), [{ n: 1 }], 'sent with the COMMIT, it saw the insert');
+  const alone = await rowsOf(db, sql`SELECT 2 AS n`);
+  assert.deepEqual(alone(), [{ n: 2 }], 'outside a transaction it goes at once');
+  let failed = () => null as readonly unknown[] | null;
+  await assert.rejects(
+    db.transaction().execute(async (trx) => {
+      failed = await rowsOf(trx, sql`SELECT 1 AS n`);
+      await sql`SELECT 1 / 0`.execute(trx);
+    }),
+    /division by zero/,
+  );
+  assert.equal(failed(), null, 'a run that failed hands over nothing');
+});
+
 test('a transaction holds at most 16 statements: the 16th sends them', async () => {
   await sql`DELETE FROM fold_probe`.execute(db);
   const sent = await roundTripsOf(() =>

@@ -200,7 +200,8 @@ class PipeliningConnection implements DatabaseConnection {
     const begin = this.#pendingBegin;
     const waiting = this.#takeWaiting();
     const config = part.name ? { name: part.name, text: part.text } : part.text;
-    if (waiting.length === 0) return this.#client.query(config, [...part.values]);
+    if (waiting.length === 0)
+      return received(part, await this.#client.query(config, [...part.values]));
     // BEGIN alone before a statement without parameters goes as one simple-protocol text,
     // which also takes a text of several statements; its first result is BEGIN's. A run
     // takes one statement per text: a text of several after a held statement is refused
@@ -209,10 +210,19 @@ class PipeliningConnection implements DatabaseConnection {
       const results = (await this.#client.query(`${begin}; ${part.text}`)) as unknown as
         | pg.QueryResult[]
         | pg.QueryResult;
-      return Array.isArray(results) ? lastResult(results.slice(1)) : results;
+      return received(part, Array.isArray(results) ? lastResult(results.slice(1)) : results);
     }
     return lastResult(await sendRun(this.#client, [...waiting, part]));
   }
+}
+
+/**
+ * Hands a statement sent alone its rows if it wants them (`receive`), as sendRun does for
+ * the statements of a run: a held statement goes alone outside a transaction.
+ */
+function received(part: RunPart, result: pg.QueryResult): pg.QueryResult {
+  part.receive?.(result.rows ?? []);
+  return result;
 }
 
 /** The result a statement answers; a text of several statements answers its last one's. */
