@@ -298,6 +298,8 @@ export type ItemTable = {
   /** octet_length of the values as JSON text, kept by the database (environment migration 0019). */
   values_bytes: GeneratedAlways<number>;
   published_bytes: GeneratedAlways<number | null>;
+  /** The row's version, moved by the database on every write (environment migration 0020). */
+  stamp: Generated<string>;
 };
 /** A record's timestamp columns (read as json they arrive as text: json-rows.ts). */
 export const ITEM_TIMESTAMP_COLUMNS = [
@@ -308,8 +310,8 @@ export const ITEM_TIMESTAMP_COLUMNS = [
   'publication_scheduled_at',
   'unpublishing_scheduled_at',
 ] as const;
-/** A record as code reads and writes it: the kept sizes are the page statement's alone. */
-export type ItemRow = Omit<Selectable<ItemTable>, 'values_bytes' | 'published_bytes'>;
+/** A record as code reads and writes it: the kept sizes and the stamp are the page statement's alone. */
+export type ItemRow = Omit<Selectable<ItemTable>, 'values_bytes' | 'published_bytes' | 'stamp'>;
 
 /** Where a stored part goes in the value holding it: its path there and its hash. */
 export type PartRef = [path: (string | number)[], hash: string];

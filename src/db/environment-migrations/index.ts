@@ -17,6 +17,7 @@ import * as uploadCollections from './0016_upload_collections.ts';
 import * as uploadReferences from './0017_upload_references.ts';
 import * as itemCountsSlots from './0018_item_counts_slots.ts';
 import * as valueBytes from './0019_value_bytes.ts';
+import * as recordStamps from './0020_record_stamps.ts';
 import type { EnvironmentMigration } from './types.ts';
 
 /**
@@ -44,4 +45,5 @@ export const environmentMigrations: Record<string, EnvironmentMigration> = {
   '0017_upload_references': uploadReferences,
   '0018_item_counts_slots': itemCountsSlots,
   '0019_value_bytes': valueBytes,
+  '0020_record_stamps': recordStamps,
 };

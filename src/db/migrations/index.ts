@@ -18,6 +18,7 @@ import * as concurrentRecordWrites from './0016_concurrent_record_writes.ts';
 import * as recordsVersionInline from './0017_records_version_inline.ts';
 import * as entryAssuming from './0018_entry_assuming.ts';
 import * as accessVersion from './0019_access_version.ts';
+import * as recordStamps from './0020_record_stamps.ts';
 
 /** Every migration, in order. Listed statically so the set is known without a file scan. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017_records_version_inline': recordsVersionInline,
   '0018_entry_assuming': entryAssuming,
   '0019_access_version': accessVersion,
+  '0020_record_stamps': recordStamps,
 };
