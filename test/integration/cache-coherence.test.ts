@@ -541,6 +541,81 @@ test('a list page asked twice is kept at its records version, and every committe
 });
 
 /**
+ * A list keeps the rows it reads by the stamp the database gives each version of a row
+ * (a row trigger moves it with every write, raw SQL included): after writes elsewhere,
+ * the next list reads only the rows whose stamps moved.
+ */
+test("a listed record's row is kept at its stamp: the next list reads only what moved, and sees every write", async () => {
+  const server = await startServer();
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'note' });
+  const field = await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const other = await buildModel(client, { api_key: 'other' });
+  const [first, second] = [
+    await client.items.create({ item_type: itemTypeRef(model.id), title: 'One' }),
+    await client.items.create({ item_type: itemTypeRef(model.id), title: 'Two' }),
+  ];
+  // A filter, so the page is read, not counted from the kept counts.
+  const query = { filter: { type: model.id, fields: { title: { neq: 'none' } } } };
+  const listed = async () => {
+    let titles: unknown[] = [];
+    const sent = await requestRoundTripsOf(async () => {
+      titles = (await client.items.list(query)).map((record) => record.title);
+    });
+    return { titles, statements: sent.filter((text) => !text.includes('access_tokens')) };
+  };
+  const rowsRead = (statements: string[]) =>
+    statements.filter((text) => text.includes('json_agg')).length;
+
+  assert.deepEqual((await listed()).titles, ['One', 'Two']);
+  // Another record written: the page is read again (its records version moved), its rows
+  // are not.
+  await client.items.create({ item_type: itemTypeRef(other.id) });
+  const unchanged = await listed();
+  assert.deepEqual(unchanged.titles, ['One', 'Two']);
+  assert.deepEqual([unchanged.statements.length, rowsRead(unchanged.statements)], [1, 0]);
+
+  // One of them written, through the API and by raw SQL: that row alone is read again.
+  await client.items.update(second.id, { title: 'Two again' });
+  const updated = await listed();
+  assert.deepEqual(updated.titles, ['One', 'Two again']);
+  assert.equal(rowsRead(updated.statements), 1);
+  await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Raw'::text)
+    WHERE id = ${first.id}`.execute(server.db);
+  assert.deepEqual((await listed()).titles, ['Raw', 'Two again']);
+
+  // A schema change rewrites no row here, but the views are made anew at its version.
+  await client.fields.update(field.id, { api_key: 'headline' });
+  const renamed = await client.items.list({ filter: { type: model.id } });
+  assert.deepEqual(
+    renamed.map((record) => [record.title, record.headline]),
+    [
+      [undefined, 'Raw'],
+      [undefined, 'Two again'],
+    ],
+  );
+
+  // What is kept is what the next list gets: without the stamp's trigger it would be stale.
+  const headlines = async () =>
+    (
+      await client.items.list({ filter: { type: model.id, fields: { headline: { neq: 'x' } } } })
+    ).map((record) => record.headline);
+  assert.deepEqual(await headlines(), ['Raw', 'Two again']);
+  await sql`ALTER TABLE env_1.items DISABLE TRIGGER restamp`.execute(server.db);
+  try {
+    await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Unstamped'::text)
+      WHERE id = ${first.id}`.execute(server.db);
+    assert.deepEqual(await headlines(), ['Raw', 'Two again']);
+  } finally {
+    await sql`ALTER TABLE env_1.items ENABLE TRIGGER restamp`.execute(server.db);
+  }
+  await sql`UPDATE env_1.items SET updated_at = updated_at WHERE id = ${first.id}`.execute(
+    server.db,
+  );
+  assert.deepEqual(await headlines(), ['Unstamped', 'Two again']);
+});
+
+/**
  * A create names its creator from the token its request authenticated with, which the
  * embedded process keeps between requests: a change to the token must reach it.
  */

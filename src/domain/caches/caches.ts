@@ -11,6 +11,7 @@ import { deepFreeze } from './deep-freeze.ts';
 import { RecordCache } from './record-cache.ts';
 import { SchemaCache } from './schema-cache.ts';
 import { SecondAsks } from './second-asks.ts';
+import { type Stamped, StampedRows } from './stamped-rows.ts';
 
 /** The channel the triggers of migration 0007_cache_versions notify. */
 const CACHE_CHANNEL = 'fieldhouse_cache';
@@ -28,6 +29,7 @@ type Caches = {
   records: RecordCache<unknown>;
   lists: RecordCache<unknown>;
   listAsks: SecondAsks;
+  stamped: StampedRows<unknown>;
   auth: AuthCache<unknown> | null;
 };
 
@@ -42,6 +44,7 @@ function cachesOf(db: Db): Caches {
       records: new RecordCache(),
       lists: new RecordCache(LIST_PAGES, LIST_BYTES, MAX_KEPT_PAGE_BYTES),
       listAsks: new SecondAsks(),
+      stamped: new StampedRows(),
       auth: null,
     };
     byDatabase.set(db, caches);
@@ -158,6 +161,42 @@ export async function cachedListRead<Page>(
   if (!caches.listAsks.askedBefore(at, keyed)) return page;
   // The key is kept too (a query string: up to the request line's 16 KiB), so it counts.
   return lists.keep(at, keyed, { row: page, bytes: bytes + keyed.length });
+}
+
+/**
+ * The rows of records whose stamps a request just read (a list's page statement), in that
+ * order: each kept at exactly its stamp is used as kept (stamped-rows.ts), the others are
+ * loaded in one call and kept when loaded at the stamp asked (`bytes`: their values' size,
+ * as the stamp's statement read it). A record `load` does not give is left out. In a
+ * transaction, which may see its own uncommitted rows, everything is loaded and nothing
+ * kept.
+ */
+export async function rowsAtStamps<Row>(
+  scope: Scope | ScopedTransaction,
+  kind: string,
+  wanted: readonly (Stamped & { bytes: number })[],
+  load: (ids: string[]) => Promise<Map<string, { row: Row; stamp: string }>>,
+): Promise<Row[]> {
+  const found = async (ids: string[]) => (ids.length === 0 ? new Map() : await load(ids));
+  if (isTransaction(scope)) {
+    const loaded = await found(wanted.map((entry) => entry.id));
+    return wanted.flatMap((entry) => loaded.get(entry.id)?.row ?? []);
+  }
+  const stamped = cachesOf(scope.project).stamped as StampedRows<Row>;
+  const environment = scope.environment.number;
+  const kept = wanted.map((entry) => stamped.get(environment, kind, entry));
+  const loaded = await found(
+    wanted.filter((_, index) => kept[index] === undefined).map((entry) => entry.id),
+  );
+  return wanted.flatMap((entry, index) => {
+    const row = kept[index];
+    if (row !== undefined) return [row];
+    const read = loaded.get(entry.id);
+    if (!read) return [];
+    // Changed since its stamp was read: shown as read now, kept when next listed.
+    if (read.stamp !== entry.stamp) return [read.row];
+    return [stamped.keep(environment, kind, entry.stamp, entry.id, read.row, entry.bytes)];
+  });
 }
 
 /**

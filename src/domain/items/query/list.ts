@@ -13,7 +13,7 @@ import {
   ITEM_TIMESTAMP_COLUMNS,
   type ItemTypeRow,
 } from '../../../db/schema.ts';
-import { cachedListRead } from '../../caches/caches.ts';
+import { cachedListRead, rowsAtStamps, viewedOnce } from '../../caches/caches.ts';
 import { DomainError } from '../../errors.ts';
 import { type AdmitRead, checkPageBytes } from '../../page-bytes.ts';
 import type { ItemsWhere } from '../access/readable-records.ts';
@@ -91,6 +91,8 @@ type ItemsWhereOf = (eb: ExpressionBuilder<EnvironmentDatabase, 'items'>) => Exp
 /** What the page statement gives of each page record, in page order. */
 type PageEntry = {
   id: string;
+  /** The version of the record's row the page saw (environment migration 0020). */
+  stamp: string;
   total: string;
   bytes: number | string | null;
   block_bytes?: string | null;
@@ -101,7 +103,7 @@ type PageEntry = {
  * (`count(*) over ()`, so the filter is scanned once; or the kept counts, `counts`), and
  * each page record's size, the column the database keeps with each write (environment
  * migration 0019): its values as JSON text, the published ones when asked (which hold
- * their blocks inline). The page's order is a bounded sort (top-N) of the matches.
+ * their blocks inline), and the stamp of the version it saw (pageRecords). The page's order is a bounded sort (top-N) of the matches.
  * Read nested, the page's current blocks are summed too, on the page's rows only.
  */
 function pageStatement(
@@ -126,7 +128,7 @@ function pageStatement(
   const sortKey = (index: number) => sql.ref(`matching.k${index}`);
   const matching = db
     .selectFrom('items')
-    .select(['id', 'seq', `${bytes} as bytes`])
+    .select(['id', 'seq', `${bytes} as bytes`, sql<string>`stamp::text`.as('stamp')])
     .select(page.order.map((rule, index) => sql`${rule.expression}`.as(`k${index}`)))
     .select((page.counts ?? sql<string>`count(*) over ()`).as('total'))
     .where(page.where)
@@ -137,7 +139,7 @@ function pageStatement(
   ]);
   let chosen = db
     .selectFrom(matching)
-    .select(['matching.id', 'matching.total', 'matching.bytes'])
+    .select(['matching.id', 'matching.stamp', 'matching.total', 'matching.bytes'])
     // The page's order, kept for the outer statement that sums blocks.
     .$if(withBlocks, (query) =>
       query.select(sql<string>`row_number() over (order by ${keys})`.as('n')),
@@ -148,7 +150,7 @@ function pageStatement(
   if (!withBlocks) return chosen.execute() as Promise<PageEntry[]>;
   return db
     .selectFrom(chosen.as('page'))
-    .select(['page.id', 'page.total', 'page.bytes'])
+    .select(['page.id', 'page.stamp', 'page.total', 'page.bytes'])
     .select((eb) =>
       eb
         .selectFrom('blocks')
@@ -164,34 +166,39 @@ function pageStatement(
 
 /**
  * The page's records, in page order, with the one values column the page presents (the
- * published ones under `item_values` when asked). The page's conditions hold again: a
- * record changed since the page was chosen is left out rather than shown.
+ * published ones under `item_values` when asked). A record whose row is kept at the stamp
+ * the page statement saw is that very row, which matched (caches.ts rowsAtStamps): only
+ * the others are read, and their page's conditions must hold again, so a record changed
+ * since the page was chosen is left out rather than shown.
  */
-async function pageRows(
+function pageRecords(
   scope: Scope,
-  ids: readonly string[],
+  entries: readonly PageEntry[],
   version: string,
   where: ItemsWhereOf,
 ) {
-  if (ids.length === 0) return [];
   // Only the values the page presents: values are most of a record's bytes, and every
   // byte is decoded twice (and through the embedded engine's bridge) before presenting.
   const values =
     version === 'published'
       ? sql<Record<string, unknown>>`published_values`.as('item_values')
       : sql<Record<string, unknown>>`item_values`.as('item_values');
-  const rows = await selectRowsAsJson(
-    scope.db,
-    scope.db
-      .selectFrom('items')
-      .select(PRESENTED_COLUMNS)
-      .select(values)
-      .where(where)
-      .where(anyText('id', ids)),
-    { dates: ITEM_TIMESTAMP_COLUMNS },
-  );
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  const load = async (ids: string[]) => {
+    const rows = await selectRowsAsJson(
+      scope.db,
+      scope.db
+        .selectFrom('items')
+        .select(PRESENTED_COLUMNS)
+        .select(values)
+        .select(sql<string>`stamp::text`.as('stamp'))
+        .where(where)
+        .where(anyText('id', ids)),
+      { dates: ITEM_TIMESTAMP_COLUMNS },
+    );
+    return new Map(rows.map(({ stamp, ...row }) => [row.id, { row, stamp }]));
+  };
+  const wanted = entries.map((entry) => ({ ...entry, bytes: Number(entry.bytes ?? 0) }));
+  return rowsAtStamps(scope, `list:${version}`, wanted, load);
 }
 
 type OrderRule = { expression: Expression<unknown>; direction: 'asc' | 'desc' };
@@ -368,36 +375,82 @@ async function readListPage(
   const { entries, total } = runsPatterns
     ? await boundedPatternRun(scope.db, pageAndTotal)
     : await pageAndTotal(scope.db);
-  const ids = entries.map((entry) => entry.id);
   // The page is measured before it is loaded: a page over the byte cap, or one the
   // process has no room for now, is refused before a byte of it is read.
   const bytes = checkPageBytes(
     entries.map((entry) => Number(entry.bytes ?? 0) + Number(entry.block_bytes ?? 0)),
   );
   options.admit?.(bytes);
-  const page = await pageRows(scope, ids, version, where);
+  const rows = await pageRecords(scope, entries, version, where);
+  models = await withModelsOf(scope, rows, models);
+  const records = await pageViews(scope, rows, models, {
+    published: version === 'published',
+    nested: read.nested,
+  });
+  return { page: { records, total: Number(total) }, bytes };
+}
 
-  const modelIds = [...new Set(page.map((row) => row.item_type_id))];
-  const missing = modelIds.filter((id) => !models.some((model) => model.id === id));
-  if (missing.length > 0) models = [...models, ...(await modelsNamed(scope, missing)).models];
-  const fieldsByModel = await fieldsOfModelsKept(scope, modelIds);
+type PageRow = Awaited<ReturnType<typeof pageRecords>>[number];
+
+/** `models` with those of the page's records it lacks (a list not filtered by model). */
+async function withModelsOf(
+  scope: Scope,
+  rows: readonly PageRow[],
+  models: ItemTypeRow[],
+): Promise<ItemTypeRow[]> {
+  const missing = [...new Set(rows.map((row) => row.item_type_id))].filter(
+    (id) => !models.some((model) => model.id === id),
+  );
+  return missing.length === 0 ? models : [...models, ...(await modelsNamed(scope, missing)).models];
+}
+
+/**
+ * The page's records as views, in page order. A row kept at its stamp (frozen: caches.ts
+ * rowsAtStamps) is viewed once per schema version and then shared (viewedOnce), so a record
+ * unchanged since an earlier list is presented, and its JSON made, once; unless its view
+ * holds more than its row: its blocks inline, or whether a tree record has children.
+ */
+async function pageViews(
+  scope: Scope,
+  rows: readonly PageRow[],
+  models: readonly ItemTypeRow[],
+  read: { published: boolean; nested: boolean },
+): Promise<RecordView[]> {
+  const fieldsByModel = await fieldsOfModelsKept(scope, [
+    ...new Set(rows.map((row) => row.item_type_id)),
+  ]);
   const modelById = new Map(models.map((model) => [model.id, model]));
-  const published = version === 'published';
-  const nested = read.nested;
-  // The page selected one values column: the published ones under `item_values` when asked.
-  const withFields = page.map((row) => ({
-    ...row,
-    published_values: published ? row.item_values : null,
-    fields: fieldsByModel.get(row.item_type_id) ?? [],
-  }));
-  const shown = await valuesToShow(scope.db, withFields, { published, nested });
-  const records = withFields.map((row, index) => {
+  const modelOf = (row: PageRow) => {
     const model = modelById.get(row.item_type_id);
     if (!model) throw new Error(`record ${row.id} has no model`);
-    return recordView(row, model, row.fields, shown[index]?.values, shown[index]?.blocks);
-  });
-  return {
-    page: { records: await withTreeMeta(scope.db, records), total: Number(total) },
-    bytes,
+    return model;
   };
+  const viewed = async (batch: readonly PageRow[]) => {
+    // The page selected one values column: the published ones under `item_values` when asked.
+    const withFields = batch.map((row) => ({
+      ...row,
+      published_values: read.published ? row.item_values : null,
+      fields: fieldsByModel.get(row.item_type_id) ?? [],
+    }));
+    const shown = await valuesToShow(scope.db, withFields, read);
+    const views = withFields.map((row, index) =>
+      recordView(row, modelOf(row), row.fields, shown[index]?.values, shown[index]?.blocks),
+    );
+    return withTreeMeta(scope.db, views);
+  };
+  const shared = (row: PageRow) => !read.nested && Object.isFrozen(row) && !modelOf(row).tree;
+  const key = read.published ? 'list:published' : 'list:current';
+  const others = await viewed(rows.filter((row) => !shared(row)));
+  let next = 0;
+  return Promise.all(
+    rows.map((row) =>
+      shared(row)
+        ? viewedOnce(scope, row, key, async () => (await viewed([row]))[0] ?? missingView(row))
+        : (others[next++] ?? missingView(row)),
+    ),
+  );
+}
+
+function missingView(row: PageRow): never {
+  throw new Error(`record ${row.id} was not viewed`);
 }
