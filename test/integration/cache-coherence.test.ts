@@ -438,6 +438,23 @@ test('a record read by id is kept at its records version, and every committed wr
     server.db,
   );
   assert.equal((await client.items.find(small.id)).title, 'Unannounced');
+
+  // After writes to other records the row is read again, and the kept one serves while
+  // its stamp is the same: without the stamp's trigger, a write to it would not be seen.
+  await sql`ALTER TABLE env_1.items DISABLE TRIGGER restamp`.execute(server.db);
+  try {
+    await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Unstamped'::text)
+      WHERE id = ${small.id}`.execute(server.db);
+    assert.equal((await client.items.find(small.id)).title, 'Unannounced');
+  } finally {
+    await sql`ALTER TABLE env_1.items ENABLE TRIGGER restamp`.execute(server.db);
+  }
+  await client.items.create({ item_type: itemTypeRef(model.id), title: 'Elsewhere' });
+  assert.equal((await client.items.find(small.id)).title, 'Unannounced');
+  await sql`UPDATE env_1.items SET updated_at = updated_at WHERE id = ${small.id}`.execute(
+    server.db,
+  );
+  assert.equal((await client.items.find(small.id)).title, 'Unstamped');
 });
 
 test('a list page asked twice is kept at its records version, and every committed write is seen by the next list', async () => {
@@ -538,6 +555,29 @@ test('a list page asked twice is kept at its records version, and every committe
   assert.equal(lists.size, sizeBefore);
   assert.equal((await listTwice({ filter: { type: other.id }, page: { limit: 5 } })).length, 1);
   assert.equal(lists.size, sizeBefore + 1);
+});
+
+test("a tree record's row serves again by its stamp, but whether it has children is read anew", async () => {
+  const server = await startServer();
+  const client = server.client();
+  const model = await buildModel(client, { api_key: 'page', tree: true });
+  await buildField(client, { itemTypeId: model.id, api_key: 'title' });
+  const root = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Root' });
+  const hasChildren = async () => ({
+    found: (await client.items.find(root.id)).meta.has_children,
+    listed: (await client.items.list({ filter: { type: model.id } })).find(
+      (record) => record.id === root.id,
+    )?.meta.has_children,
+  });
+  assert.deepEqual(await hasChildren(), { found: false, listed: false });
+  assert.deepEqual(await hasChildren(), { found: false, listed: false });
+  // A child names the root: the root's row (and stamp) stay as they were.
+  await client.items.create({
+    item_type: itemTypeRef(model.id),
+    title: 'Leaf',
+    parent_id: root.id,
+  });
+  assert.deepEqual(await hasChildren(), { found: true, listed: true });
 });
 
 /**

@@ -150,6 +150,29 @@ test('a record is kept per environment and records version, frozen', async () =>
   assert.equal(hundred.calls, 2);
 });
 
+test('a stamped row kept at an older records version serves again while its stamp is the same', async () => {
+  const cache = new RecordCache<{ values: { title: string } }>();
+  const stamped = (title: string, stamp: string) => async () => ({
+    row: { values: { title } },
+    bytes: 100,
+    stamp,
+  });
+  const kept = await cache.read(at(1, 10), 'a', stamped('A', '7'));
+  // The records moved (another record was written): kept through the announcement, and
+  // the row read again at the new version is the same version of it, so the kept one serves.
+  cache.forget(1);
+  assert.equal(cache.size, 1);
+  const again = await cache.read(at(1, 11), 'a', stamped('A, read again', '7'));
+  assert.equal(again, kept);
+  assert.equal(await cache.read(at(1, 11), 'a', stamped('unused', '0')), kept);
+  // This record written: a new stamp, the new row.
+  const written = await cache.read(at(1, 12), 'a', stamped('A, written', '8'));
+  assert.equal(written?.values.title, 'A, written');
+  assert.ok(Object.isFrozen(written?.values));
+  // Another environment's row with the same id and stamp is not it.
+  assert.equal((await cache.read(at(2, 12), 'a', stamped('other', '8')))?.values.title, 'other');
+});
+
 test('a missing record keeps nothing, and a large one is served but not kept', async () => {
   const cache = new RecordCache<{ values: { title: string } }>();
   assert.equal(await cache.read(at(1, 1), 'gone', async () => undefined), undefined);

@@ -8,7 +8,7 @@ import {
 } from '../../db/environment-scope.ts';
 import { AuthCache, type VersionKind } from './auth-cache.ts';
 import { deepFreeze } from './deep-freeze.ts';
-import { RecordCache } from './record-cache.ts';
+import { type Loaded, RecordCache } from './record-cache.ts';
 import { SchemaCache } from './schema-cache.ts';
 import { SecondAsks } from './second-asks.ts';
 import { type Stamped, StampedRows } from './stamped-rows.ts';
@@ -119,13 +119,14 @@ export async function invalidateOnNotify(
  * A record row read by id in a request (never in a transaction, which may see its own
  * uncommitted writes): from the record cache at the records version the request read
  * with its token, else loaded (and kept unless large: `load` gives the bytes its values
- * take as stored). Scopes without a records version (tools, a request that did not read
+ * take as stored, and the row's stamp, by which a row kept at an earlier version that is
+ * still the same serves again, with what was made of it). Scopes without a records version (tools, a request that did not read
  * its token) read from the database.
  */
 export async function cachedRecordRead<Row>(
   scope: Scope | ScopedTransaction,
   id: string,
-  load: () => Promise<{ row: Row; bytes: number } | undefined>,
+  load: () => Promise<Loaded<Row> | undefined>,
 ): Promise<Row | undefined> {
   const records = isTransaction(scope) ? null : (scope.versions?.records ?? null);
   if (records === null) return (await load())?.row;
@@ -231,13 +232,15 @@ export function cachedSchemaRead<T>(
 
 /** The views made of one kept record row, at the schema version they were made at. */
 type Views = { schemaVersion: string; byKey: Map<string, unknown> };
-// Keyed by the row itself: a kept row stands for its environment at one records version
-// (RecordCache), so what is made of it (with its blocks and tree) goes when the row does.
+// Keyed by the row itself: a kept row is one version of one record (by its stamp, which
+// it keeps across writes to other records), so what is made of it goes when the row does.
+// A view that holds more than the row (blocks inline, a tree record's children) is not
+// made here.
 const viewsOfRow = new WeakMap<object, Views>();
 
 /**
  * The view `view` makes of a record row a request read from the record cache (its values,
- * model, fields and tree meta): made once per row kept, schema version and `key` (the
+ * model and fields): made once per row kept, schema version and `key` (the
  * options it is made with), then shared, deep-frozen, so what the edge presents of it is
  * made once too (the presenters keep theirs). A row not kept (too large, or read at an older
  * version), and any row in a transaction, is viewed afresh.

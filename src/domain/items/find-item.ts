@@ -37,7 +37,9 @@ export async function findItem(
     return withTreeMeta(scope.db, recordView(row, model, fields, shown?.values, shown?.blocks));
   };
   // With its blocks inline a record is as large as its blocks make it: never kept. Without,
-  // it is about the size of the row, which the record cache keeps only when small.
-  if (nested) return view();
+  // it is about the size of the row, which the record cache keeps only when small. A tree
+  // record's view says whether other records name it as parent, which its row does not
+  // hold: a kept row serves across writes to other records (by its stamp), its view not.
+  if (nested || model.tree) return view();
   return viewedOnce(scope, row, published ? 'published' : 'current', view);
 }

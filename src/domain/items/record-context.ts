@@ -184,17 +184,19 @@ const recordById = preparedShape((db: EnvQueryable, id: string) =>
         'json_bytes',
       ),
     )
+    // The row's version (environment migration 0020): the same stamp, the same row.
+    .select(sql<string>`items.stamp::text`.as('stamp'))
     .where('items.id', '=', id),
 );
 
 async function readRecord(
   db: EnvQueryable,
   id: string,
-): Promise<{ row: StoredItem; bytes: number } | undefined> {
+): Promise<{ row: StoredItem; bytes: number; stamp: string } | undefined> {
   const [found] = await recordById(db, id);
   if (!found) return undefined;
-  const { json_bytes, ...row } = found;
-  return { row, bytes: Number(json_bytes) };
+  const { json_bytes, stamp, ...row } = found;
+  return { row, bytes: Number(json_bytes), stamp };
 }
 
 /**
