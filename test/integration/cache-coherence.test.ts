@@ -296,6 +296,25 @@ async function withDatabase(url: string, fn: (client: pg.Client) => Promise<void
   }
 }
 
+/** A record's value of one field set by raw SQL, as any writer outside the API would. */
+function rawValue(recordId: string, fieldId: string, value: string) {
+  return sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${fieldId}::text, ${value}::text)
+    WHERE id = ${recordId}`;
+}
+
+/**
+ * Runs `run` with one of `env_1.items`' triggers disabled: what the trigger keeps the
+ * caches right about goes unseen, which shows the cache is used and the trigger needed.
+ */
+async function withoutItemsTrigger(db: Db, trigger: string, run: () => Promise<void>) {
+  await sql`ALTER TABLE env_1.items DISABLE TRIGGER ${sql.id(trigger)}`.execute(db);
+  try {
+    await run();
+  } finally {
+    await sql`ALTER TABLE env_1.items ENABLE TRIGGER ${sql.id(trigger)}`.execute(db);
+  }
+}
+
 /** Where the server's primary environment's schema version stands. */
 async function schemaVersion(db: Db, environmentId = 'main'): Promise<string> {
   const row = await db
@@ -381,9 +400,7 @@ test('a record read by id is kept at its records version, and every committed wr
   assert.equal((await client.items.find(record.id)).title, 'One');
   const records = recordCacheOf(server.db);
   assert.equal(records.size, 1);
-  const setTitle = (title: string) =>
-    sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, ${title}::text)
-      WHERE id = ${record.id}`;
+  const setTitle = (title: string) => rawValue(record.id, field.id, title);
 
   // A rolled-back write changes neither the record nor what is kept.
   await assert.rejects(
@@ -426,14 +443,10 @@ test('a record read by id is kept at its records version, and every committed wr
   // What is kept is what the next read gets: without the trigger it would be stale.
   const small = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Kept' });
   assert.equal((await client.items.find(small.id)).title, 'Kept');
-  await sql`ALTER TABLE env_1.items DISABLE TRIGGER records_changed`.execute(server.db);
-  try {
-    await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Unannounced'::text)
-      WHERE id = ${small.id}`.execute(server.db);
+  await withoutItemsTrigger(server.db, 'records_changed', async () => {
+    await rawValue(small.id, field.id, 'Unannounced').execute(server.db);
     assert.equal((await client.items.find(small.id)).title, 'Kept');
-  } finally {
-    await sql`ALTER TABLE env_1.items ENABLE TRIGGER records_changed`.execute(server.db);
-  }
+  });
   await sql`UPDATE env_1.items SET updated_at = updated_at WHERE id = ${small.id}`.execute(
     server.db,
   );
@@ -441,14 +454,10 @@ test('a record read by id is kept at its records version, and every committed wr
 
   // After writes to other records the row is read again, and the kept one serves while
   // its stamp is the same: without the stamp's trigger, a write to it would not be seen.
-  await sql`ALTER TABLE env_1.items DISABLE TRIGGER restamp`.execute(server.db);
-  try {
-    await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Unstamped'::text)
-      WHERE id = ${small.id}`.execute(server.db);
+  await withoutItemsTrigger(server.db, 'restamp', async () => {
+    await rawValue(small.id, field.id, 'Unstamped').execute(server.db);
     assert.equal((await client.items.find(small.id)).title, 'Unannounced');
-  } finally {
-    await sql`ALTER TABLE env_1.items ENABLE TRIGGER restamp`.execute(server.db);
-  }
+  });
   await client.items.create({ item_type: itemTypeRef(model.id), title: 'Elsewhere' });
   assert.equal((await client.items.find(small.id)).title, 'Unannounced');
   await sql`UPDATE env_1.items SET updated_at = updated_at WHERE id = ${small.id}`.execute(
@@ -487,8 +496,7 @@ test('a list page asked twice is kept at its records version, and every committe
   );
 
   // Raw SQL, the API's writes and a schema change: each is seen by the next list.
-  await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Raw'::text)
-    WHERE id = ${first.id}`.execute(server.db);
+  await rawValue(first.id, field.id, 'Raw').execute(server.db);
   assert.deepEqual(await titles(), ['Raw']);
   const second = await client.items.create({ item_type: itemTypeRef(model.id), title: 'Two' });
   assert.deepEqual(await titles(), ['Raw', 'Two']);
@@ -521,13 +529,10 @@ test('a list page asked twice is kept at its records version, and every committe
 
   // What is kept is what the next list gets: without the trigger it would be stale.
   const kept = await listTwice(byModel);
-  await sql`ALTER TABLE env_1.items DISABLE TRIGGER records_changed`.execute(server.db);
-  try {
+  await withoutItemsTrigger(server.db, 'records_changed', async () => {
     await sql`DELETE FROM env_1.items WHERE id = ${second.id}`.execute(server.db);
     assert.deepEqual(await client.items.list(byModel), kept);
-  } finally {
-    await sql`ALTER TABLE env_1.items ENABLE TRIGGER records_changed`.execute(server.db);
-  }
+  });
   await sql`UPDATE env_1.items SET updated_at = updated_at WHERE false`.execute(server.db);
   assert.deepEqual(await client.items.list(byModel), []);
 
@@ -620,8 +625,7 @@ test("a listed record's row is kept at its stamp: the next list reads only what 
   const updated = await listed();
   assert.deepEqual(updated.titles, ['One', 'Two again']);
   assert.equal(rowsRead(updated.statements), 1);
-  await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Raw'::text)
-    WHERE id = ${first.id}`.execute(server.db);
+  await rawValue(first.id, field.id, 'Raw').execute(server.db);
   assert.deepEqual((await listed()).titles, ['Raw', 'Two again']);
 
   // A schema change rewrites no row here, but the views are made anew at its version.
@@ -641,14 +645,10 @@ test("a listed record's row is kept at its stamp: the next list reads only what 
       await client.items.list({ filter: { type: model.id, fields: { headline: { neq: 'x' } } } })
     ).map((record) => record.headline);
   assert.deepEqual(await headlines(), ['Raw', 'Two again']);
-  await sql`ALTER TABLE env_1.items DISABLE TRIGGER restamp`.execute(server.db);
-  try {
-    await sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${field.id}::text, 'Unstamped'::text)
-      WHERE id = ${first.id}`.execute(server.db);
+  await withoutItemsTrigger(server.db, 'restamp', async () => {
+    await rawValue(first.id, field.id, 'Unstamped').execute(server.db);
     assert.deepEqual(await headlines(), ['Raw', 'Two again']);
-  } finally {
-    await sql`ALTER TABLE env_1.items ENABLE TRIGGER restamp`.execute(server.db);
-  }
+  });
   await sql`UPDATE env_1.items SET updated_at = updated_at WHERE id = ${first.id}`.execute(
     server.db,
   );
@@ -747,9 +747,7 @@ test('a change acts on the state it finds under the lock, and reads its own writ
   assert.equal((await client.itemTypes.update(model.id, { hint: 'after' })).name, 'Raw name');
   assert.equal((await client.itemTypes.find(model.id)).name, 'Raw name');
   assert.equal((await client.items.find(record.id)).title, 'One');
-  const setTitle = (value: string) =>
-    sql`UPDATE env_1.items SET item_values = item_values || jsonb_build_object(${title.id}::text, ${value}::text)
-      WHERE id = ${record.id}`;
+  const setTitle = (value: string) => rawValue(record.id, title.id, value);
   await setTitle('Raw').execute(server.db);
   const updated = await client.items.update(record.id, { body: 'Two' });
   assert.deepEqual([updated.title, updated.body], ['Raw', 'Two']);

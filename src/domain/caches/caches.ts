@@ -120,8 +120,8 @@ export async function invalidateOnNotify(
  * uncommitted writes): from the record cache at the records version the request read
  * with its token, else loaded (and kept unless large: `load` gives the bytes its values
  * take as stored, and the row's stamp, by which a row kept at an earlier version that is
- * still the same serves again, with what was made of it). Scopes without a records version (tools, a request that did not read
- * its token) read from the database.
+ * still the same serves again, with what was made of it). Scopes without a records
+ * version (tools, a request that did not read its token) read from the database.
  */
 export async function cachedRecordRead<Row>(
   scope: Scope | ScopedTransaction,
@@ -239,11 +239,11 @@ type Views = { schemaVersion: string; byKey: Map<string, unknown> };
 const viewsOfRow = new WeakMap<object, Views>();
 
 /**
- * The view `view` makes of a record row a request read from the record cache (its values,
- * model and fields): made once per row kept, schema version and `key` (the
- * options it is made with), then shared, deep-frozen, so what the edge presents of it is
- * made once too (the presenters keep theirs). A row not kept (too large, or read at an older
- * version), and any row in a transaction, is viewed afresh.
+ * The view `view` makes of a kept record row (the record cache's, or a list's stamped
+ * rows: its values, model and fields): made once per row kept, schema version and `key`
+ * (the options it is made with), then shared, deep-frozen, so what the edge presents of it
+ * is made once too (the presenters keep theirs). A row not kept (too large, or read at an
+ * older version), and any row in a transaction, is viewed afresh.
  */
 export async function viewedOnce<T>(
   scope: Scope | ScopedTransaction,

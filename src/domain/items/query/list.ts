@@ -103,8 +103,9 @@ type PageEntry = {
  * (`count(*) over ()`, so the filter is scanned once; or the kept counts, `counts`), and
  * each page record's size, the column the database keeps with each write (environment
  * migration 0019): its values as JSON text, the published ones when asked (which hold
- * their blocks inline), and the stamp of the version it saw (pageRecords). The page's order is a bounded sort (top-N) of the matches.
- * Read nested, the page's current blocks are summed too, on the page's rows only.
+ * their blocks inline), and the stamp of the version it saw (pageRecords). The page's
+ * order is a bounded sort (top-N) of the matches. Read nested, the page's current blocks
+ * are summed too, on the page's rows only.
  */
 function pageStatement(
   db: EnvQueryable,
