@@ -185,7 +185,7 @@ const recordById = preparedShape((db: EnvQueryable, id: string) =>
       ),
     )
     // The row's version (environment migration 0020): the same stamp, the same row.
-    .select(sql<string>`items.stamp::text`.as('stamp'))
+    .select(sql<string>`stamp::text`.as('stamp'))
     .where('items.id', '=', id),
 );
 
