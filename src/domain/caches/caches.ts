@@ -178,7 +178,8 @@ export async function rowsAtStamps<Row>(
   wanted: readonly (Stamped & { bytes: number })[],
   load: (ids: string[]) => Promise<Map<string, { row: Row; stamp: string }>>,
 ): Promise<Row[]> {
-  const found = async (ids: string[]) => (ids.length === 0 ? new Map() : await load(ids));
+  const found = async (ids: string[]) =>
+    ids.length === 0 ? new Map<string, { row: Row; stamp: string }>() : await load(ids);
   if (isTransaction(scope)) {
     const loaded = await found(wanted.map((entry) => entry.id));
     return wanted.flatMap((entry) => loaded.get(entry.id)?.row ?? []);

@@ -42,8 +42,9 @@ export type Loaded<Row> = { row: Row; bytes: number; stamp?: string };
  * is the kept one, what was kept (with its views and JSON, made once) serves again,
  * so writes to other records no longer cost every kept record its presenting.
  *
- * Bounded: one records version per environment is read from (a read at an older one is
- * served from the database and not kept), a fixed number of rows in all, a fixed number
+ * Bounded: rows are kept only at the newest records version their environment was read
+ * at (a read at an older one is served from the database and not kept), a fixed number
+ * of rows in all, a fixed number
  * of bytes of values in all, and no row whose values take more than `maxEntryBytes`.
  * Rows are deep-frozen before anyone sees them.
  */
