@@ -12,9 +12,12 @@
 // then how far above the bare server any correct implementation starts.
 // Usage: npx tsx bench/latency.ts [--db embedded|postgres] [--requests 2000] [--block 200]
 //                                 [--cpu-prof DIR] [--only REGEX] [--webhooks N]
+//                                 [--root <checkout>]
 // --only keeps the paths whose name matches (e.g. --only PUT), to profile them alone.
 // --webhooks N gives Fieldhouse N enabled webhooks that want every record and model event
 // (delivered to a local receiver): what webhooks add to a change.
+// --root runs the Fieldhouse server of another checkout (an older one, for a before/after
+// pair of runs) against this bench's bare and floor servers.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     only: { type: 'string' },
     webhooks: { type: 'string', default: '0' },
+    root: { type: 'string' },
     'postgres-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     // Internal: run as the bare server, answering the documents in this file.
     bare: { type: 'string' },
@@ -139,8 +143,10 @@ async function startServer(
   args: string[],
   env: Record<string, string>,
   pattern: RegExp,
+  cwd = process.cwd(),
 ): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, {
+    cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -190,6 +196,7 @@ async function main(): Promise<void> {
       PORT: '0',
     },
     /Server listening at (http:\/\/[^"\s]+)/,
+    values.root,
   );
   let bare: { child: ChildProcess; url: string } | null = null;
   let floor: { child: ChildProcess; url: string } | null = null;
