@@ -286,6 +286,53 @@ test('a record write after a token or role changed in another process acts on th
   ]);
 });
 
+/**
+ * The same for the writes of fields, models, fieldsets and menu entries: each is one change
+ * that checks the access version, so on PostgreSQL none reads its token first, and a role
+ * narrowed or a token destroyed in another process refuses the very next one.
+ */
+test('a schema or menu write after a token or role changed in another process acts on the token as it is now', async () => {
+  const { writerUrl, readerUrl } = await writerAndReader();
+  const writer = clientOf(writerUrl);
+  const model = await buildModel(writer);
+  const field = await buildField(writer, { itemTypeId: model.id, api_key: 'title' });
+  const { token, tokenId, roleId } = await createApiToken(writer, {
+    environments_access: 'all',
+    can_edit_schema: true,
+    can_manage_menu: true,
+  });
+  const editor = clientOf(readerUrl, token);
+  const group = (title: string) => editor.fieldsets.create(model.id, { title });
+
+  await group('1 read afresh');
+  const second = await group('2 on the answer last read');
+  await writer.roles.update(roleId, { can_edit_schema: false });
+  await rejectsWithApiError(group('refused: no right'), 'INSUFFICIENT_PERMISSIONS');
+  await rejectsWithApiError(editor.fields.destroy(field.id), 'INSUFFICIENT_PERMISSIONS');
+  await rejectsWithApiError(editor.itemTypes.duplicate(model.id), 'INSUFFICIENT_PERMISSIONS');
+  // The menu right stands.
+  const entry = await editor.menuItems.create({ label: 'Entry' });
+  await writer.roles.update(roleId, { can_edit_schema: true });
+  const copy = await editor.fields.duplicate(field.id);
+
+  await writer.accessTokens.destroy(tokenId);
+  await rejectsWithApiError(editor.fieldsets.destroy(second.id), 'INVALID_AUTHORIZATION_HEADER');
+  await rejectsWithApiError(editor.fields.destroy(copy.id), 'INVALID_AUTHORIZATION_HEADER');
+  await rejectsWithApiError(editor.itemTypes.destroy(model.id), 'INVALID_AUTHORIZATION_HEADER');
+  await rejectsWithApiError(editor.menuItems.destroy(entry.id), 'INVALID_AUTHORIZATION_HEADER');
+  // Nothing refused was written.
+  assert.deepEqual((await writer.fieldsets.list(model.id)).map(({ title }) => title).sort(), [
+    '1 read afresh',
+    '2 on the answer last read',
+  ]);
+  assert.deepEqual(
+    (await writer.fields.list(model.id)).map(({ id }) => id),
+    [field.id, copy.id],
+  );
+  assert.equal((await writer.itemTypes.list()).length, 1);
+  assert.ok((await writer.menuItems.list()).some(({ id }) => id === entry.id));
+});
+
 async function withDatabase(url: string, fn: (client: pg.Client) => Promise<void>) {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

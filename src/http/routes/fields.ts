@@ -21,14 +21,14 @@ import type { AppDeps } from '../types.ts';
 type Params = { Params: { id: string } };
 
 export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  // A field create or update is one change, which checks the token's access version
-  // itself: the request need not read its token first (plugins/assumed-token.ts).
-  const fieldWrite = {
+  // Each field write is one change, which checks the token's access version itself: the
+  // request need not read its token first (plugins/assumed-token.ts).
+  const fieldChange = {
     permission: 'can_edit_schema',
-    resourceType: 'field',
     asyncJob: true,
     checksTokenInChange: true,
   } as const;
+  const fieldWrite = { ...fieldChange, resourceType: 'field' } as const;
 
   app.get<Params>(
     '/item-types/:id/fields',
@@ -86,10 +86,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.delete<Params>(
     '/fields/:id',
-    {
-      schema: { response: OrJob(200, FieldDocument) },
-      config: { permission: 'can_edit_schema', asyncJob: true },
-    },
+    { schema: { response: OrJob(200, FieldDocument) }, config: fieldChange },
     async (request, reply) => {
       const change = await destroyField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 200, presentFieldChange(change));
@@ -98,10 +95,7 @@ export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<
 
   app.post<Params>(
     '/fields/:id/duplicate',
-    {
-      schema: { response: OrJob(201, FieldDocument) },
-      config: { permission: 'can_edit_schema', asyncJob: true },
-    },
+    { schema: { response: OrJob(201, FieldDocument) }, config: fieldChange },
     async (request, reply) => {
       const change = await duplicateField(request.scope, request.params.id);
       return sendResult(deps, request, reply, 201, presentFieldChange(change));

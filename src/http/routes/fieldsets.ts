@@ -21,7 +21,10 @@ import type { AppDeps } from '../types.ts';
 type Params = { Params: { id: string } };
 
 export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const fieldsetWrite = { permission: 'can_edit_schema', resourceType: 'fieldset' } as const;
+  // Each fieldset write is one change, which checks the token's access version itself: the
+  // request need not read its token first (plugins/assumed-token.ts).
+  const fieldsetChange = { permission: 'can_edit_schema', checksTokenInChange: true } as const;
+  const fieldsetWrite = { ...fieldsetChange, resourceType: 'fieldset' } as const;
 
   app.get<Params>(
     '/item-types/:id/fieldsets',
@@ -68,7 +71,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.delete<Params>(
     '/fieldsets/:id',
-    { schema: { response: { 200: FieldsetDocument } }, config: { permission: 'can_edit_schema' } },
+    { schema: { response: { 200: FieldsetDocument } }, config: fieldsetChange },
     async (request) => ({
       data: presentFieldset(await destroyFieldset(request.scope, request.params.id)),
     }),
@@ -78,7 +81,7 @@ export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id/reorder-fields-and-fieldsets',
     {
       schema: { body: ReorderFieldsAndFieldsetsBody, response: OrJob(200, ReorderedFormList) },
-      config: { permission: 'can_edit_schema', asyncJob: true },
+      config: { ...fieldsetChange, asyncJob: true },
     },
     async (request, reply) => {
       const data = (

@@ -37,13 +37,10 @@ function toInput(body: CreateBody | UpdateBody | undefined, includeId: boolean):
 }
 
 export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  // A model create or update is one change, which checks the token's access version
-  // itself: the request need not read its token first (plugins/assumed-token.ts).
-  const schemaWrite = {
-    permission: 'can_edit_schema',
-    resourceType: 'item_type',
-    checksTokenInChange: true,
-  } as const;
+  // Each model write is one change, which checks the token's access version itself: the
+  // request need not read its token first (plugins/assumed-token.ts).
+  const modelChange = { permission: 'can_edit_schema', checksTokenInChange: true } as const;
+  const schemaWrite = { ...modelChange, resourceType: 'item_type' } as const;
 
   app.get('/item-types', { schema: { response: { 200: ItemTypeList } } }, async (request) => ({
     data: presentKeptList(await listItemTypes(request.scope), presentItemType),
@@ -106,7 +103,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
 
   app.post<Params>(
     '/item-types/:id/duplicate',
-    { schema: { response: { 201: ItemTypeDocument } }, config: { permission: 'can_edit_schema' } },
+    { schema: { response: { 201: ItemTypeDocument } }, config: modelChange },
     async (request, reply) => {
       const data = presentItemType(await duplicateItemType(request.scope, request.params.id));
       return reply.status(201).send({ data });
@@ -117,7 +114,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id',
     {
       schema: { querystring: DestroyItemTypeQuery, response: OrJob(200, ItemTypeDocument) },
-      config: { permission: 'can_edit_schema', asyncJob: true },
+      config: { ...modelChange, asyncJob: true },
     },
     async (request, reply) => {
       const data = presentItemType(

@@ -28,7 +28,13 @@ function toInput(body: CreateBody | UpdateBody, includeId: boolean): MenuItemInp
 }
 
 export async function menuItemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const menuWrite = { permission: 'can_manage_menu', resourceType: 'menu_item' } as const;
+  // Each menu write is one change, which checks the token's access version itself: the
+  // request need not read its token first (plugins/assumed-token.ts).
+  const menuWrite = {
+    permission: 'can_manage_menu',
+    resourceType: 'menu_item',
+    checksTokenInChange: true,
+  } as const;
 
   app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
     '/menu-items',

@@ -20,7 +20,13 @@ type CreateBody = Static<typeof CreateSchemaMenuItemBody>;
 type UpdateBody = Static<typeof UpdateSchemaMenuItemBody>;
 
 export async function schemaMenuItemRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
-  const schemaWrite = { permission: 'can_edit_schema', resourceType: 'schema_menu_item' } as const;
+  // Each schema menu write is one change, which checks the token's access version itself:
+  // the request need not read its token first (plugins/assumed-token.ts).
+  const schemaWrite = {
+    permission: 'can_edit_schema',
+    resourceType: 'schema_menu_item',
+    checksTokenInChange: true,
+  } as const;
 
   app.get<{ Querystring: Static<typeof IdsFilterQuery> }>(
     '/schema-menu-items',
