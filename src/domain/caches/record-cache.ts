@@ -44,9 +44,8 @@ export type Loaded<Row> = { row: Row; bytes: number; stamp?: string };
  *
  * Bounded: rows are kept only at the newest records version their environment was read
  * at (a read at an older one is served from the database and not kept), a fixed number
- * of rows in all, a fixed number
- * of bytes of values in all, and no row whose values take more than `maxEntryBytes`.
- * Rows are deep-frozen before anyone sees them.
+ * of rows in all, a fixed number of bytes of values in all, and no row whose values take
+ * more than `maxEntryBytes`. Rows are deep-frozen before anyone sees them.
  */
 export class RecordCache<Row> {
   // All environments' rows, by `<environment>:<id>`, in the order they were kept.

@@ -22,7 +22,8 @@ type Params = { Params: { id: string } };
 
 export async function fieldRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // Each field write is one change, which checks the token's access version itself: the
-  // request need not read its token first (plugins/assumed-token.ts).
+  // request need not read its token first (plugins/assumed-token.ts). `fieldWrite` for a
+  // request whose body is a `field` document.
   const fieldChange = {
     permission: 'can_edit_schema',
     asyncJob: true,

@@ -22,7 +22,8 @@ type Params = { Params: { id: string } };
 
 export async function fieldsetRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // Each fieldset write is one change, which checks the token's access version itself: the
-  // request need not read its token first (plugins/assumed-token.ts).
+  // request need not read its token first (plugins/assumed-token.ts). `fieldsetWrite` for
+  // a request whose body is a `fieldset` document.
   const fieldsetChange = { permission: 'can_edit_schema', checksTokenInChange: true } as const;
   const fieldsetWrite = { ...fieldsetChange, resourceType: 'fieldset' } as const;
 

@@ -39,8 +39,9 @@ function toInput(body: CreateBody | UpdateBody | undefined, includeId: boolean):
 export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promise<void> {
   // Each model write is one change, which checks the token's access version itself: the
   // request need not read its token first (plugins/assumed-token.ts).
+  // `modelWrite` for a request whose body is an `item_type` document.
   const modelChange = { permission: 'can_edit_schema', checksTokenInChange: true } as const;
-  const schemaWrite = { ...modelChange, resourceType: 'item_type' } as const;
+  const modelWrite = { ...modelChange, resourceType: 'item_type' } as const;
 
   app.get('/item-types', { schema: { response: { 200: ItemTypeList } } }, async (request) => ({
     data: presentKeptList(await listItemTypes(request.scope), presentItemType),
@@ -70,7 +71,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
         querystring: CreateItemTypeQuery,
         response: { 201: ItemTypeDocument },
       },
-      config: schemaWrite,
+      config: modelWrite,
     },
     async (request, reply) => {
       const query = request.query;
@@ -91,7 +92,7 @@ export async function itemTypeRoutes(app: FastifyInstance, deps: AppDeps): Promi
     '/item-types/:id',
     {
       schema: { body: UpdateItemTypeBody, response: OrJob(200, ItemTypeDocument) },
-      config: { ...schemaWrite, asyncJob: true },
+      config: { ...modelWrite, asyncJob: true },
     },
     async (request, reply) => {
       const data = presentItemType(
